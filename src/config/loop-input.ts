@@ -1,0 +1,124 @@
+import { z } from 'zod';
+
+/** Agent adapters the loop can drive. */
+export const AgentAdapters = ['claude-code', 'codex', 'gemini', 'aider', 'command', 'scripted'] as const;
+/** One of {@link AgentAdapters}. */
+export type AgentAdapter = (typeof AgentAdapters)[number];
+
+const Env = z.record(z.string(), z.string());
+
+/** Which agent runs each iteration, and how. */
+export const AgentSpec = z
+  .object({
+    adapter: z.enum(AgentAdapters, {
+      error: `must be one of ${AgentAdapters.join(', ')}`,
+    }),
+    /** Executable to run instead of the adapter's default (`claude`, `codex`, `gemini`, `aider`, node for scripted). */
+    binary: z.string().min(1).optional(),
+    /** Model name passed to the agent CLI, when it takes one. */
+    model: z.string().min(1).optional(),
+    /** Extra arguments appended to the adapter's argv. */
+    args: z.array(z.string()).default([]),
+    /** Extra environment variables for the agent process. */
+    env: Env.default({}),
+    /** `command` adapter: argv template; `{prompt}` and `{promptFile}` are replaced. */
+    command: z.array(z.string()).min(1).optional(),
+    /** `scripted` adapter: path of the JSON script (relative paths are relative to the workspace). */
+    script: z.string().min(1).optional(),
+  })
+  .superRefine((a, ctx) => {
+    if (a.adapter === 'command' && !a.command)
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'the command adapter needs `command`: an argv array such as ["my-agent","--prompt-file","{promptFile}"]' });
+    if (a.adapter === 'scripted' && !a.script)
+      ctx.addIssue({ code: 'custom', path: ['script'], message: 'the scripted adapter needs `script`: the path of a JSON script file' });
+  });
+/** Which agent runs each iteration, and how. */
+export type AgentSpec = z.infer<typeof AgentSpec>;
+
+/** What "done" means: a command that must exit 0, and/or a promise string the agent prints. */
+export const CompletionCriteria = z
+  .object({
+    /** Shell command run in the workspace; the loop completes only when it exits 0. */
+    command: z.string().min(1).optional(),
+    /** The agent claims completion by printing `<promise>TEXT</promise>` (or `EXIT_SIGNAL: true`). */
+    promise: z.string().min(1).optional(),
+    /** When to run the command: only when the agent claims done, or after every iteration. */
+    checkOn: z.enum(['claim', 'every-iteration']).optional(),
+    /** Time limit for the completion command. */
+    timeoutSeconds: z.number().int().positive().default(600),
+  })
+  .refine((c) => c.command !== undefined || c.promise !== undefined, {
+    message: 'set `completion.command` (a shell command that must exit 0) and/or `completion.promise`',
+  });
+/** What "done" means. */
+export type CompletionCriteria = z.infer<typeof CompletionCriteria>;
+
+/**
+ * Input of the `ralphLoop` workflow. JSON-friendly so that
+ * `temporal workflow start --type ralphLoop --input '{...}'` works as well as `ralph start`.
+ */
+export const LoopInput = z
+  .object({
+    /** The task for the agent. One of prompt / promptFile is required. */
+    prompt: z.string().min(1).optional(),
+    /** A file holding the task prompt (relative paths are relative to the workspace). */
+    promptFile: z.string().min(1).optional(),
+    /** Absolute path of the directory the agent works in. */
+    workspace: z.string().min(1, 'must be the absolute path of the directory the agent works in'),
+    agent: AgentSpec,
+    completion: CompletionCriteria,
+    /** Iterations before a human gate asks whether to accept, continue or abort. */
+    maxIterations: z.number().int().positive().max(100_000).default(10),
+    /** Time limit of one agent run (the activity's startToCloseTimeout). */
+    iterationTimeoutSeconds: z.number().int().positive().default(1800),
+    /** The agent run must heartbeat within this (a hung worker is detected early). */
+    heartbeatTimeoutSeconds: z.number().int().positive().default(60),
+    /** Attempts per agent run for infrastructure failures (worker crash, timeout). */
+    agentMaxAttempts: z.number().int().positive().max(20).default(3),
+    /** Continue-as-new after this many iterations in one run (or earlier if Temporal suggests it). */
+    continueAsNewEvery: z.number().int().positive().default(50),
+    /** Where loop state and artifacts live; default `<workspace>/.ralph`. */
+    stateDir: z.string().min(1).optional(),
+    /** Extra iterations granted by a `reject` that names none. */
+    defaultExtraIterations: z.number().int().positive().default(3),
+    /** Longest durable sleep after a usage limit, before retrying anyway. */
+    maxUsageLimitWaitSeconds: z.number().int().positive().default(6 * 3600),
+    /** Free-form labels, shown by `ralph status`. */
+    labels: z.record(z.string(), z.string()).default({}),
+  })
+  .strict()
+  .refine((i) => i.prompt !== undefined || i.promptFile !== undefined, {
+    message: 'set `prompt` (the task text) or `promptFile` (a file holding it)',
+    path: ['prompt'],
+  });
+/** Input of the `ralphLoop` workflow, after defaults. */
+export type LoopInput = z.infer<typeof LoopInput>;
+/** Input of the `ralphLoop` workflow as a user writes it (defaults optional). */
+export type LoopInputRaw = z.input<typeof LoopInput>;
+
+/**
+ * Formats zod issues as one line per problem: `path: message (got X)`, so an error names the field and the fix.
+ */
+export function formatIssues(error: z.ZodError, root = 'input'): string {
+  return error.issues
+    .map((i) => {
+      const p = i.path.length ? i.path.map((s) => (typeof s === 'number' ? `[${s}]` : `.${String(s)}`)).join('') : '';
+      return `${root}${p}: ${i.message}`;
+    })
+    .join('; ');
+}
+
+/** Parses loop input; throws an Error whose message lists every bad field. */
+export function parseLoopInput(raw: unknown): LoopInput {
+  const r = LoopInput.safeParse(raw);
+  if (!r.success) throw new InvalidLoopInputError(formatIssues(r.error));
+  return r.data;
+}
+
+/** Thrown when a loop input does not match {@link LoopInput}. */
+export class InvalidLoopInputError extends Error {
+  override readonly name = 'InvalidLoopInputError';
+  constructor(readonly details: string) {
+    super(`invalid loop input: ${details}`);
+  }
+}

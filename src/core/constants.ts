@@ -1,0 +1,44 @@
+/**
+ * Names that cross process boundaries: workflow types, task queue, search attributes, error types, paths.
+ * Defined once here and used everywhere (CLI, console, worker, workflows, tests, docs).
+ */
+
+/** The default task queue the worker polls and `ralph start` targets. */
+export const DEFAULT_TASK_QUEUE = 'ralph';
+/** The default Temporal namespace. */
+export const DEFAULT_NAMESPACE = 'default';
+/** The default Temporal frontend address. */
+export const DEFAULT_ADDRESS = 'localhost:7233';
+
+/** Workflow type names: stable forever, users type them into `temporal workflow start --type`. */
+export const WorkflowTypes = {
+  ralphLoop: 'ralphLoop',
+} as const;
+
+/** Search attributes the loop upserts so `temporal workflow list --query` and `ralph list` can filter loops. */
+export const SearchAttributes = {
+  RalphStatus: { name: 'RalphStatus', type: 'Keyword' },
+  RalphIteration: { name: 'RalphIteration', type: 'Int' },
+  RalphAwaitingHuman: { name: 'RalphAwaitingHuman', type: 'Bool' },
+  RalphAgent: { name: 'RalphAgent', type: 'Keyword' },
+} as const;
+
+/** `--search-attribute name=Type` arguments for `temporal server start-dev`. */
+export const devServerSearchAttributeArgs = (): string[] =>
+  Object.values(SearchAttributes).flatMap((sa) => ['--search-attribute', `${sa.name}=${sa.type}`]);
+
+/** Failure types a loop ends with on purpose; none of them is retried. */
+export const ErrorTypes = {
+  InvalidInput: 'InvalidInput',
+  WorkspaceNotFound: 'WorkspaceNotFound',
+  AgentNotFound: 'AgentNotFound',
+  AgentConfigError: 'AgentConfigError',
+  PromptFileNotFound: 'PromptFileNotFound',
+} as const;
+/** A failure type from {@link ErrorTypes}. */
+export type ErrorType = (typeof ErrorTypes)[keyof typeof ErrorTypes];
+/** Every non-retryable error type: activities throwing these fail at once, and the loop ends with the message. */
+export const NON_RETRYABLE_ERROR_TYPES: string[] = Object.values(ErrorTypes);
+
+/** The folder (inside the workspace unless configured) where loops keep state, artifacts and reports. */
+export const RALPH_DIR = '.ralph';
