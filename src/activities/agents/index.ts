@@ -1,0 +1,36 @@
+import type { AgentAdapter } from '../../config/loop-input';
+import { aiderAdapter } from './aider';
+import { claudeCodeAdapter } from './claude-code';
+import { codexAdapter } from './codex';
+import { commandAdapter } from './command';
+import { geminiAdapter } from './gemini';
+import { scriptedAdapter } from './scripted';
+import type { AgentAdapterImpl } from './types';
+
+export * from './types';
+export { aiderAdapter, claudeCodeAdapter, codexAdapter, commandAdapter, geminiAdapter, scriptedAdapter };
+
+/** Every agent adapter, by the name `agent.adapter` uses (the type makes a missing one a compile error). */
+export const agentAdapters: Readonly<Record<AgentAdapter, AgentAdapterImpl>> = {
+  'claude-code': claudeCodeAdapter,
+  codex: codexAdapter,
+  gemini: geminiAdapter,
+  aider: aiderAdapter,
+  command: commandAdapter,
+  scripted: scriptedAdapter,
+};
+
+/** Thrown when an input names an agent adapter that does not exist (input that skipped schema validation). */
+export class UnknownAgentAdapterError extends Error {
+  override readonly name = 'UnknownAgentAdapterError';
+  constructor(readonly adapter: string) {
+    super(`unknown agent adapter "${adapter}": use one of ${Object.keys(agentAdapters).join(', ')}`);
+  }
+}
+
+/** Returns the adapter that builds and parses runs of the named agent CLI. */
+export function getAdapter(name: AgentAdapter): AgentAdapterImpl {
+  // Own properties only: a name such as "toString" must not resolve to Object.prototype.
+  if (!Object.prototype.hasOwnProperty.call(agentAdapters, name)) throw new UnknownAgentAdapterError(String(name));
+  return agentAdapters[name];
+}

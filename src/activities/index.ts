@@ -1,0 +1,9 @@
+/** Every activity the worker registers. Workflows import this module as types only. */
+export { validateLoopInput } from './validate-input';
+export { runAgent } from './run-agent';
+export { checkCompletion } from './check-completion';
+export { persistState } from './persist-state';
+export type { RunAgentInput, RunAgentResult } from './run-agent';
+export type { CheckCompletionInput, CheckCompletionResult } from './check-completion';
+export type { PersistStateInput, PersistStateResult } from './persist-state';
+export type { ValidateLoopInputInput } from './validate-input';

@@ -1,0 +1,197 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import execa from 'execa';
+
+/** Options of {@link runLogged}. */
+export interface RunLoggedOptions {
+  file: string;
+  args: string[];
+  shell?: boolean;
+  cwd: string;
+  env?: Record<string, string>;
+  input?: string;
+  stdoutPath: string;
+  stderrPath: string;
+  /** Kill the process group after this many ms (0: never). */
+  deadlineMs: number;
+  /** Called every `heartbeatEveryMs` with the output size so far. */
+  onHeartbeat?: (progress: { bytes: number; elapsedMs: number }) => void;
+  heartbeatEveryMs?: number;
+  /** Aborts the run: the process group is killed and `cancelled` is set. */
+  signal?: AbortSignal;
+  /** File that holds the child's pid while it runs (a retry kills a leftover group from a crashed worker). */
+  pidFile?: string;
+}
+
+/** What {@link runLogged} observed. */
+export interface RunLoggedResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  /** Set when the process could not be started. */
+  spawnError?: string;
+  bytes: number;
+  durationMs: number;
+}
+
+/** Grace period between SIGTERM and SIGKILL when stopping a process group. */
+const KILL_GRACE_MS = 2000;
+
+/** Sends a signal to a whole process group; ignores a group that is already gone. */
+export function killGroup(pid: number | undefined, sig: NodeJS.Signals): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, sig);
+  } catch {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/**
+ * Kills a process group recorded in a pid file by an earlier attempt whose worker died (kill -9 leaves the agent
+ * running, reparented). Returns the pid it killed, if any.
+ */
+export function killLeftover(pidFile: string): number | undefined {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+  } catch {
+    return undefined;
+  }
+  if (!Number.isInteger(pid) || pid <= 1) return undefined;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return undefined;
+  }
+  killGroup(pid, 'SIGKILL');
+  return pid;
+}
+
+/**
+ * Runs a process in its own process group, streaming stdout/stderr to files, heartbeating, and killing the whole
+ * group on deadline or abort. Never throws for the child's own failures: they are in the result.
+ */
+export async function runLogged(o: RunLoggedOptions): Promise<RunLoggedResult> {
+  fs.mkdirSync(path.dirname(o.stdoutPath), { recursive: true });
+  const started = Date.now();
+  const out = fs.createWriteStream(o.stdoutPath);
+  const err = fs.createWriteStream(o.stderrPath);
+  let bytes = 0;
+  let timedOut = false;
+  let cancelled = false;
+  const child = execa(o.file, o.args, {
+    cwd: o.cwd,
+    env: o.env,
+    shell: o.shell,
+    detached: true,
+    buffer: false,
+    reject: false,
+    stdin: o.input !== undefined ? 'pipe' : 'ignore',
+    windowsHide: true,
+  });
+  if (o.input !== undefined && child.stdin) child.stdin.end(o.input);
+  if (o.pidFile && child.pid) fs.writeFileSync(o.pidFile, String(child.pid));
+  child.stdout?.on('data', (b: Buffer) => (bytes += b.length));
+  child.stderr?.on('data', (b: Buffer) => (bytes += b.length));
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(err);
+
+  const stop = (): void => {
+    killGroup(child.pid, 'SIGTERM');
+    setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS).unref();
+  };
+  const timers: NodeJS.Timeout[] = [];
+  if (o.deadlineMs > 0)
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
+        stop();
+      }, o.deadlineMs),
+    );
+  if (o.onHeartbeat) {
+    const hb = o.onHeartbeat;
+    timers.push(setInterval(() => hb({ bytes, elapsedMs: Date.now() - started }), o.heartbeatEveryMs ?? 1000));
+  }
+  const onAbort = (): void => {
+    cancelled = true;
+    stop();
+  };
+  if (o.signal) {
+    if (o.signal.aborted) onAbort();
+    else o.signal.addEventListener('abort', onAbort, { once: true });
+  }
+  const r = await child;
+  for (const t of timers) clearTimeout(t);
+  o.signal?.removeEventListener('abort', onAbort);
+  // Children of the agent may still hold the group: make sure nothing outlives the run.
+  killGroup(child.pid, 'SIGKILL');
+  await Promise.all([finished(out), finished(err)]);
+  if (o.pidFile) fs.rmSync(o.pidFile, { force: true });
+  const spawnError =
+    r.failed && r.exitCode === undefined && !r.signal && !timedOut && !cancelled
+      ? ((r as unknown as { originalMessage?: string; shortMessage?: string }).originalMessage ??
+        (r as unknown as { shortMessage?: string }).shortMessage ??
+        'spawn failed')
+      : undefined;
+  return {
+    exitCode: typeof r.exitCode === 'number' ? r.exitCode : null,
+    signal: r.signal ?? null,
+    timedOut,
+    cancelled,
+    spawnError,
+    bytes,
+    durationMs: Date.now() - started,
+  };
+}
+
+function finished(s: fs.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (s.writableFinished) return resolve();
+    s.once('finish', () => resolve());
+    s.once('error', () => resolve());
+    s.end();
+  });
+}
+
+/** Reads at most the last `maxBytes` of a file as UTF-8 ('' when missing). */
+export function readTail(file: string, maxBytes: number): string {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    const size = fs.fstatSync(fd).size;
+    const len = Math.min(size, maxBytes);
+    const buf = Buffer.alloc(len);
+    fs.readSync(fd, buf, 0, len, size - len);
+    return buf.toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** Finds an executable: an absolute/relative path that exists, or a name on PATH. */
+export function resolveExecutable(file: string, cwd: string, envPath = process.env.PATH ?? ''): string | undefined {
+  const isExec = (p: string): boolean => {
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return fs.statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (file.includes('/')) {
+    const abs = path.resolve(cwd, file);
+    return isExec(abs) ? abs : undefined;
+  }
+  for (const dir of envPath.split(path.delimiter)) {
+    if (dir && isExec(path.join(dir, file))) return path.join(dir, file);
+  }
+  return undefined;
+}

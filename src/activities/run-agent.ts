@@ -1,0 +1,193 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import type { AgentSpec } from '../config/loop-input';
+import { detectCompletionClaim, parseClaimedFiles, tail } from '../core/claims';
+import { ErrorTypes } from '../core/constants';
+import { buildPrompt } from '../core/prompt';
+import type { UsageRecord } from '../core/loop-types';
+import { getAdapter } from './agents';
+import { attemptSuffix, iterationDir, writeJsonAtomic } from './artifacts';
+import { killLeftover, readTail, resolveExecutable, runLogged } from './process';
+
+/** Input of {@link runAgent}. */
+export interface RunAgentInput {
+  loopId: string;
+  iteration: number;
+  /** 1 for the first run of this iteration; +1 for each re-run after a usage limit. */
+  run: number;
+  maxIterations: number;
+  workspace: string;
+  stateDir: string;
+  agent: AgentSpec;
+  prompt?: string;
+  promptFile?: string;
+  feedback: string[];
+  guidance?: string;
+  promise?: string;
+  checkCommand?: string;
+}
+
+/** Result of {@link runAgent}: small on purpose (history); the output is in the artifact files. */
+export interface RunAgentResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  attempt: number;
+  artifactDir: string;
+  promptPath: string;
+  stdoutPath: string;
+  stderrPath: string;
+  outputBytes: number;
+  claim: { claimed: boolean; via?: 'promise' | 'exit_signal' };
+  claimedFiles: string[];
+  usage?: UsageRecord;
+  usageLimit?: { message: string; resetAt?: number };
+  /** The end of the agent's answer, for feedback and status. */
+  finalTextTail: string;
+}
+
+/** Largest stdout we parse in full; beyond it only the end is parsed (the result is at the end). */
+const PARSE_LIMIT_BYTES = 32 * 1024 * 1024;
+/** A usage-limit message inside a long successful answer is the agent talking, not the limit. */
+const USAGE_LIMIT_TEXT_MAX = 2000;
+
+/**
+ * Runs the agent once for an iteration: writes the prompt, spawns the agent CLI in its own process group in the
+ * workspace, streams its output to artifact files, heartbeats with the output size, kills the group on cancellation or
+ * deadline, and returns a small parsed result.
+ */
+export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
+  const ctx = Context.current();
+  const attempt = ctx.info.attempt;
+  if (!fs.existsSync(input.workspace))
+    throw ApplicationFailure.nonRetryable(
+      `workspace ${input.workspace} no longer exists: recreate it or abort the loop`,
+      ErrorTypes.WorkspaceNotFound,
+    );
+  const dir = iterationDir(input.stateDir, input.loopId, input.iteration);
+  fs.mkdirSync(dir, { recursive: true });
+  const pidFile = path.join(dir, 'agent.pid');
+  // A previous attempt's worker may have died with the agent still running: stop it before running again.
+  const leftover = killLeftover(pidFile);
+  if (leftover) ctx.log.warn('killed leftover agent process group from a previous attempt', { pid: leftover });
+
+  const sfx = attemptSuffix(input.run, attempt);
+  const task = input.prompt ?? readPromptFile(input.promptFile);
+  const prompt = buildPrompt({
+    task,
+    loopId: input.loopId,
+    iteration: input.iteration,
+    maxIterations: input.maxIterations,
+    feedback: input.feedback,
+    guidance: input.guidance,
+    promise: input.promise,
+    checkCommand: input.checkCommand,
+  });
+  const promptPath = path.join(dir, `prompt${sfx}.md`);
+  fs.writeFileSync(promptPath, prompt);
+
+  const adapter = getAdapter(input.agent.adapter);
+  const cmd = adapter.build({
+    prompt,
+    promptFile: promptPath,
+    workspace: input.workspace,
+    spec: input.agent,
+    loopId: input.loopId,
+    iteration: input.iteration,
+    artifactDir: dir,
+  });
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    ...input.agent.env,
+    ...cmd.env,
+    RALPH_LOOP_ID: input.loopId,
+    RALPH_ITERATION: String(input.iteration),
+    RALPH_RUN: String(input.run),
+    RALPH_ATTEMPT: String(attempt),
+    RALPH_WORKSPACE: input.workspace,
+    RALPH_ARTIFACT_DIR: dir,
+    RALPH_PROMPT_FILE: promptPath,
+  };
+  const file = resolveExecutable(cmd.file, input.workspace, env.PATH);
+  if (!file)
+    throw ApplicationFailure.nonRetryable(
+      `agent executable "${cmd.file}" (adapter ${input.agent.adapter}) was not found on the worker's PATH: install it or set agent.binary`,
+      ErrorTypes.AgentNotFound,
+    );
+
+  const stdoutPath = path.join(dir, `agent.stdout${sfx}.log`);
+  const stderrPath = path.join(dir, `agent.stderr${sfx}.log`);
+  const timeoutMs = ctx.info.startToCloseTimeoutMs;
+  const hbTimeout = ctx.info.heartbeatTimeoutMs ?? 0;
+  const r = await runLogged({
+    file,
+    args: cmd.args,
+    cwd: input.workspace,
+    env,
+    input: cmd.input,
+    stdoutPath,
+    stderrPath,
+    // Stop the agent ourselves just before Temporal's startToClose timeout so it never outlives its attempt.
+    deadlineMs: timeoutMs ? Math.max(1000, timeoutMs - 500) : 0,
+    heartbeatEveryMs: hbTimeout ? Math.max(200, Math.min(5000, Math.floor(hbTimeout / 3))) : 5000,
+    onHeartbeat: (p) => ctx.heartbeat(p),
+    signal: ctx.cancellationSignal,
+    pidFile,
+  });
+  if (r.cancelled) throw new CancelledFailure('agent run cancelled; its process group was killed');
+  if (r.spawnError)
+    throw ApplicationFailure.nonRetryable(`could not start agent "${file}": ${r.spawnError}`, ErrorTypes.AgentNotFound);
+
+  const stdout = readTail(stdoutPath, PARSE_LIMIT_BYTES);
+  const stderr = readTail(stderrPath, 1024 * 1024);
+  const parsed = adapter.parse({ stdout, stderr, exitCode: r.exitCode, now: Date.now() });
+  const claim = detectCompletionClaim(parsed.finalText, input.promise);
+  const claimedFiles = [...new Set([...(parsed.filesTouched ?? []), ...parseClaimedFiles(parsed.finalText)])];
+  const usageLimit =
+    parsed.usageLimit && (r.exitCode !== 0 || parsed.finalText.trim().length <= USAGE_LIMIT_TEXT_MAX)
+      ? parsed.usageLimit
+      : undefined;
+  const result: RunAgentResult = {
+    exitCode: r.exitCode,
+    signal: r.signal,
+    timedOut: r.timedOut,
+    durationMs: r.durationMs,
+    attempt,
+    artifactDir: dir,
+    promptPath,
+    stdoutPath,
+    stderrPath,
+    outputBytes: r.bytes,
+    claim,
+    claimedFiles: claimedFiles.slice(0, 100),
+    usage: parsed.usage
+      ? { inputTokens: parsed.usage.inputTokens, outputTokens: parsed.usage.outputTokens, costUsd: parsed.usage.costUsd }
+      : undefined,
+    usageLimit,
+    finalTextTail: tail(parsed.finalText || stderr, 1500),
+  };
+  writeJsonAtomic(path.join(dir, `agent-result${sfx}.json`), result);
+  if (r.timedOut)
+    throw ApplicationFailure.create({
+      message: `agent timed out after ${Math.round(r.durationMs / 1000)}s and its process group was killed`,
+      type: 'AgentTimeout',
+      nonRetryable: true,
+      details: [result],
+    });
+  return result;
+}
+
+function readPromptFile(file: string | undefined): string {
+  if (!file) throw ApplicationFailure.nonRetryable('no prompt or promptFile given', ErrorTypes.InvalidInput);
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw ApplicationFailure.nonRetryable(
+      `prompt file ${file} can't be read (${(e as Error).message}): fix input.promptFile`,
+      ErrorTypes.PromptFileNotFound,
+    );
+  }
+}

@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
+import { LoopInput, formatIssues } from '../config/loop-input';
+import { ErrorTypes, RALPH_DIR } from '../core/constants';
+import { getAdapter } from './agents';
+import { loopDir } from './artifacts';
+import { resolveExecutable } from './process';
+
+/** Input of {@link validateLoopInput}: whatever the workflow was started with. */
+export interface ValidateLoopInputInput {
+  raw: unknown;
+  loopId: string;
+}
+
+/**
+ * Validates a loop's input at the edge (it may have come from the plain `temporal` CLI): schema, workspace, prompt
+ * file, agent binary. Returns the input with defaults and absolute paths. Fails non-retryably with a message that names
+ * the bad field and the fix.
+ */
+export async function validateLoopInput({ raw, loopId }: ValidateLoopInputInput): Promise<LoopInput> {
+  const parsed = LoopInput.safeParse(raw);
+  if (!parsed.success)
+    throw ApplicationFailure.nonRetryable(`invalid loop input: ${formatIssues(parsed.error)}`, ErrorTypes.InvalidInput);
+  const input = parsed.data;
+  if (!path.isAbsolute(input.workspace))
+    throw ApplicationFailure.nonRetryable(
+      `invalid loop input: input.workspace must be an absolute path, got "${input.workspace}"`,
+      ErrorTypes.InvalidInput,
+    );
+  if (!fs.existsSync(input.workspace) || !fs.statSync(input.workspace).isDirectory())
+    throw ApplicationFailure.nonRetryable(
+      `workspace ${input.workspace} does not exist or is not a directory: create it or fix input.workspace`,
+      ErrorTypes.WorkspaceNotFound,
+    );
+  if (input.promptFile) {
+    const pf = path.resolve(input.workspace, input.promptFile);
+    if (!fs.existsSync(pf))
+      throw ApplicationFailure.nonRetryable(
+        `prompt file ${pf} does not exist: fix input.promptFile (relative paths are relative to the workspace)`,
+        ErrorTypes.PromptFileNotFound,
+      );
+    input.promptFile = pf;
+  }
+  if (input.agent.script) input.agent.script = path.resolve(input.workspace, input.agent.script);
+  if (input.agent.adapter === 'scripted' && input.agent.script && !fs.existsSync(input.agent.script))
+    throw ApplicationFailure.nonRetryable(
+      `scripted agent script ${input.agent.script} does not exist: fix input.agent.script`,
+      ErrorTypes.AgentConfigError,
+    );
+  assertAgentAvailable(input);
+  input.stateDir = path.resolve(input.workspace, input.stateDir ?? RALPH_DIR);
+  fs.mkdirSync(loopDir(input.stateDir, loopId), { recursive: true });
+  return input;
+}
+
+/** Throws AgentNotFound when the agent's executable can't be found. */
+export function assertAgentAvailable(input: LoopInput): string {
+  const adapter = getAdapter(input.agent.adapter);
+  const cmd = adapter.build({
+    prompt: '',
+    promptFile: '',
+    workspace: input.workspace,
+    spec: input.agent,
+    loopId: 'validate',
+    iteration: 1,
+    artifactDir: '',
+  });
+  const envPath = input.agent.env.PATH ?? process.env.PATH;
+  const found = resolveExecutable(cmd.file, input.workspace, envPath);
+  if (!found)
+    throw ApplicationFailure.nonRetryable(
+      `agent executable "${cmd.file}" (adapter ${input.agent.adapter}) was not found on the worker's PATH: install it there or set input.agent.binary to its path`,
+      ErrorTypes.AgentNotFound,
+    );
+  return found;
+}

@@ -1,0 +1,193 @@
+/**
+ * Types of the loop's durable state: what `status` returns, what `state.json` holds and what continue-as-new carries.
+ * Plain JSON-friendly data: it crosses the workflow/activity/client boundaries.
+ */
+
+/** Where a loop stands. Terminal: accepted, aborted, failed. */
+export const LoopStatuses = {
+  running: 'running',
+  paused: 'paused',
+  awaiting_human: 'awaiting_human',
+  sleeping: 'sleeping',
+  accepted: 'accepted',
+  aborted: 'aborted',
+  failed: 'failed',
+} as const;
+/** One of {@link LoopStatuses}. */
+export type LoopStatus = (typeof LoopStatuses)[keyof typeof LoopStatuses];
+/** Statuses after which the loop takes no more work. */
+export const TERMINAL_STATUSES: readonly LoopStatus[] = ['accepted', 'aborted', 'failed'];
+
+/** What the loop is doing right now (finer than status). */
+export type LoopPhase =
+  | 'starting'
+  | 'agent'
+  | 'checking'
+  | 'paused'
+  | 'awaiting_human'
+  | 'sleeping_usage_limit'
+  | 'done';
+
+/** How one iteration ended. */
+export type IterationOutcome =
+  | 'completed'
+  | 'continue'
+  | 'claim_rejected'
+  | 'agent_failed'
+  | 'agent_timeout'
+  | 'aborted';
+
+/** Token usage and cost of one agent run. */
+export interface UsageRecord {
+  inputTokens?: number;
+  outputTokens?: number;
+  costUsd?: number;
+}
+
+/** Compact record of one iteration, kept in workflow state; the full output lives in artifact files. */
+export interface IterationRecord {
+  n: number;
+  startedAt: string;
+  durationMs: number;
+  agent: {
+    exitCode: number | null;
+    claimed: boolean;
+    claimVia?: 'promise' | 'exit_signal';
+    /** Set when the agent activity failed after its retries (timeout, crash...). */
+    failure?: string;
+    timedOut?: boolean;
+    outputBytes: number;
+    claimedFiles: number;
+    usage?: UsageRecord;
+    attempts: number;
+  };
+  check?: { passed: boolean; exitCode: number | null; durationMs: number; timedOut?: boolean };
+  outcome: IterationOutcome;
+  /** Folder of this iteration's artifacts (prompt, output, check log, record). */
+  artifactDir: string;
+}
+
+/** Choices a human gate offers. */
+export type GateOption = 'approve' | 'reject' | 'abort';
+
+/** Why a human gate opened. Later features add kinds; the mechanism stays the same. */
+export type GateReason = 'max_iterations' | (string & {});
+
+/** A decision the loop waits for, indefinitely and at no cost. */
+export interface HumanGate {
+  id: string;
+  reason: GateReason;
+  title: string;
+  details: string;
+  options: GateOption[];
+  iteration: number;
+  openedAt: string;
+}
+
+/** A human's answer to a gate. */
+export interface GateDecision {
+  gateId: string;
+  decision: GateOption;
+  by?: string;
+  reason?: string;
+  guidance?: string;
+  extraIterations?: number;
+  at: string;
+}
+
+/** A signal as the loop saw it: applied, or ignored with why. */
+export interface SignalEvent {
+  name: string;
+  at: string;
+  by?: string;
+  reason?: string;
+  applied: boolean;
+  note: string;
+}
+
+/** Running totals of a loop, kept exact across continue-as-new. */
+export interface LoopTotals {
+  iterations: number;
+  agentRuns: number;
+  claims: number;
+  checksRun: number;
+  checksPassed: number;
+  checksFailed: number;
+  agentFailures: number;
+  usageLimitWaits: number;
+  usageLimitWaitMs: number;
+  humanGates: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  agentMs: number;
+  checkMs: number;
+}
+
+/** How a loop ended. */
+export interface LoopResult {
+  loopId: string;
+  status: 'accepted' | 'aborted' | 'failed';
+  /** Who accepted: the completion check, the agent's promise (no check configured), or a human. */
+  acceptedBy?: 'check' | 'promise' | 'human';
+  reason: string;
+  by?: string;
+  iterations: number;
+  totals: LoopTotals;
+  stateFile: string;
+}
+
+/** The full, queryable state of a loop (the `status` query and `state.json`). */
+export interface LoopState {
+  loopId: string;
+  status: LoopStatus;
+  phase: LoopPhase;
+  /** Iterations finished so far. */
+  iteration: number;
+  maxIterations: number;
+  agent: string;
+  workspace: string;
+  stateDir: string;
+  paused: boolean;
+  pendingGate?: HumanGate;
+  sleepingUntil?: string;
+  /** The most recent iteration records (older ones are on disk under iterations/). */
+  records: IterationRecord[];
+  decisions: GateDecision[];
+  signals: SignalEvent[];
+  totals: LoopTotals;
+  /** Feedback that goes into the next prompt. */
+  pendingFeedback: string[];
+  /** Human guidance that goes into the next prompt. */
+  pendingGuidance?: string;
+  /** How many times the workflow continued-as-new. */
+  run: number;
+  startedAt: string;
+  updatedAt: string;
+  labels: Record<string, string>;
+  result?: LoopResult;
+}
+
+/** How many iteration records the state keeps in memory and carries across continue-as-new. */
+export const RECORDS_KEPT = 50;
+/** How many signal events and decisions the state keeps. */
+export const EVENTS_KEPT = 30;
+
+/** Empty totals. */
+export const emptyTotals = (): LoopTotals => ({
+  iterations: 0,
+  agentRuns: 0,
+  claims: 0,
+  checksRun: 0,
+  checksPassed: 0,
+  checksFailed: 0,
+  agentFailures: 0,
+  usageLimitWaits: 0,
+  usageLimitWaitMs: 0,
+  humanGates: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  costUsd: 0,
+  agentMs: 0,
+  checkMs: 0,
+});

@@ -1,0 +1,49 @@
+/**
+ * Prompt templates: the task, the loop's position, feedback from the previous iteration and human guidance, and how
+ * to signal completion. Pure: the agent activity writes the result to the iteration's prompt.md.
+ */
+
+/** Everything one iteration's prompt is built from. */
+export interface PromptInput {
+  task: string;
+  loopId: string;
+  iteration: number;
+  maxIterations: number;
+  feedback: string[];
+  guidance?: string;
+  promise?: string;
+  checkCommand?: string;
+}
+
+/** Heading under which the previous iteration's feedback appears (agents are told not to ignore it). */
+export const FEEDBACK_HEADING = '## Previous iteration feedback (DO NOT IGNORE)';
+/** Heading under which a human reviewer's guidance appears. */
+export const GUIDANCE_HEADING = '## Guidance from the human reviewer (follow it)';
+/** Longest feedback section carried into a prompt, so prompts don't bloat over long loops. */
+export const MAX_FEEDBACK_CHARS = 6000;
+
+/** Builds the prompt for one iteration. */
+export function buildPrompt(p: PromptInput): string {
+  const parts: string[] = [`# Task\n\n${p.task.trim()}`];
+  parts.push(
+    `## Loop\n\nThis is iteration ${p.iteration} of at most ${p.maxIterations} of loop \`${p.loopId}\`. ` +
+      'Your previous work is already in the workspace: continue from it, do not start over.',
+  );
+  if (p.guidance) parts.push(`${GUIDANCE_HEADING}\n\n${p.guidance.trim()}`);
+  if (p.feedback.length) {
+    let body = p.feedback.map((f) => `- ${f.trim().replace(/\n/g, '\n  ')}`).join('\n');
+    if (body.length > MAX_FEEDBACK_CHARS) body = body.slice(0, MAX_FEEDBACK_CHARS) + '\n  … (truncated)';
+    parts.push(`${FEEDBACK_HEADING}\n\n${body}`);
+  }
+  const how: string[] = [
+    'Do the work by editing files in the workspace: describing a change is not making it.',
+    'Finish the whole task: nothing is deferred to a follow-up, no test is skipped, deleted or weakened.',
+  ];
+  if (p.checkCommand)
+    how.push(`The orchestrator verifies completion by running \`${p.checkCommand}\`: it must exit 0. Your claim alone is not enough.`);
+  const claim = p.promise ? `<promise>${p.promise}</promise>` : 'EXIT_SIGNAL: true';
+  how.push(`When, and only when, the task is completely done, end your answer with \`${claim}\` on its own line.`);
+  how.push('List every file you created or changed under an `## Evidence` heading, one `- path` per line.');
+  parts.push(`## How to finish\n\n${how.map((h) => `- ${h}`).join('\n')}`);
+  return parts.join('\n\n') + '\n';
+}

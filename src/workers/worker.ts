@@ -1,0 +1,77 @@
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import * as activities from '../activities';
+import { type ConnectionConfig, tlsOptions } from '../config/connection';
+import { SearchAttributes } from '../core/constants';
+import { NoServerError } from '../client/errors';
+
+/** Options of {@link createWorker}. */
+export interface CreateWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  /** Prebuilt workflow bundle (tests bundle once per file); default: bundle src/workflows at start. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  /** How long running agents get to stop on shutdown before the worker gives up on them. */
+  shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
+  maxConcurrentActivityTaskExecutions?: number;
+}
+
+/** Creates a worker that runs the ralph workflows and activities. */
+export async function createWorker(o: CreateWorkerOptions): Promise<Worker> {
+  return Worker.create({
+    connection: o.connection,
+    namespace: o.namespace,
+    taskQueue: o.taskQueue,
+    activities,
+    ...(o.workflowBundle ? { workflowBundle: o.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
+    // Activities are cancelled on shutdown; give agents time to be killed cleanly (the default is 0).
+    shutdownGraceTime: o.shutdownGraceTime ?? '10 seconds',
+    maxConcurrentActivityTaskExecutions: o.maxConcurrentActivityTaskExecutions ?? 20,
+  });
+}
+
+/** Opens the worker's connection, with a clear error when no server answers. */
+export async function connectWorker(c: ConnectionConfig): Promise<NativeConnection> {
+  try {
+    return await NativeConnection.connect({
+      address: c.address,
+      tls: tlsOptions(c),
+      apiKey: c.apiKey,
+      metadata: c.apiKey ? { 'temporal-namespace': c.namespace } : undefined,
+    });
+  } catch (e) {
+    throw new NoServerError(c.address, e);
+  }
+}
+
+/**
+ * Registers the search attributes the loop upserts, when the server lets us (dev server, self-hosted). On Temporal
+ * Cloud they are created in the namespace settings; then this only reports what is missing.
+ */
+export async function ensureSearchAttributes(
+  connection: NativeConnection,
+  namespace: string,
+  log: (msg: string) => void = () => undefined,
+): Promise<string[]> {
+  const want = Object.values(SearchAttributes);
+  const typeEnum: Record<string, number> = { Text: 1, Keyword: 2, Int: 3, Double: 4, Bool: 5, Datetime: 6, KeywordList: 7 };
+  try {
+    const have = await connection.operatorService.listSearchAttributes({ namespace });
+    const existing = new Set(Object.keys({ ...(have.customAttributes ?? {}), ...(have.systemAttributes ?? {}) }));
+    const missing = want.filter((w) => !existing.has(w.name));
+    if (missing.length === 0) return [];
+    await connection.operatorService.addSearchAttributes({
+      namespace,
+      searchAttributes: Object.fromEntries(missing.map((m) => [m.name, typeEnum[m.type]])),
+    });
+    log(`registered search attributes: ${missing.map((m) => m.name).join(', ')}`);
+    return missing.map((m) => m.name);
+  } catch (e) {
+    log(
+      `could not check/register search attributes (${(e as Error).message}); create them yourself: ${want
+        .map((w) => `${w.name}=${w.type}`)
+        .join(' ')}`,
+    );
+    return [];
+  }
+}

@@ -1,0 +1,2 @@
+/** Workflows the worker registers (the bundle entry point). */
+export { ralphLoop } from './ralph-loop';

@@ -1,0 +1,364 @@
+/**
+ * The `ralphLoop` workflow: one Ralph loop, durable. Orchestration only: the rules live in core/LoopMachine, every
+ * side effect in an activity. See src/workflows/ARCHITECTURE.md for the state machine and continue-as-new policy.
+ */
+import {
+  ApplicationFailure,
+  CancellationScope,
+  ActivityCancellationType,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  isCancellation,
+  log,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type * as activities from '../activities';
+import type { LoopInput, LoopInputRaw } from '../config/loop-input';
+import { ErrorTypes, NON_RETRYABLE_ERROR_TYPES } from '../core/constants';
+import { feedbackFor } from '../core/feedback';
+import { LoopMachine, type LoopCarry, type SignalName } from '../core/loop-machine';
+import type { IterationOutcome, IterationRecord, LoopResult } from '../core/loop-types';
+import * as messages from './messages';
+import { SA } from './search-attributes';
+
+/** What one run hands to the next through continue-as-new. */
+export interface RalphLoopCarry {
+  machine: LoopCarry;
+  stateFile: string;
+}
+
+const { validateLoopInput } = proxyActivities<typeof activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 3, nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
+});
+
+// Writing state.json is short and local to the worker: a local activity costs one marker event, not six.
+const { persistState } = proxyLocalActivities<typeof activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5 },
+});
+
+/** Wait used after a usage limit that names no reset time. */
+const DEFAULT_USAGE_LIMIT_WAIT_MS = 15 * 60_000;
+
+const nowIso = (): string => new Date().toISOString();
+
+/** Runs a Ralph loop until the completion check passes, a human decides, or it is aborted. */
+export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry): Promise<LoopResult> {
+  const info = workflowInfo();
+  const raw = (rawInput ?? {}) as Partial<LoopInputRaw>;
+  const m = new LoopMachine(
+    {
+      loopId: info.workflowId,
+      maxIterations: typeof raw.maxIterations === 'number' ? raw.maxIterations : 10,
+      agent: typeof raw.agent?.adapter === 'string' ? raw.agent.adapter : 'unknown',
+      workspace: typeof raw.workspace === 'string' ? raw.workspace : '',
+      stateDir: '',
+      defaultExtraIterations: typeof raw.defaultExtraIterations === 'number' ? raw.defaultExtraIterations : 3,
+      labels: {},
+    },
+    nowIso(),
+    carry?.machine,
+  );
+
+  // Handlers first, so a signal sent right after start is never lost.
+  let agentScope: CancellationScope | undefined;
+  const onSignal = (name: SignalName) => (payload?: unknown) => {
+    const r = m.applySignal(name, payload, nowIso());
+    if (r.applied) log.info(`signal ${name}: ${r.note}`);
+    else log.warn(`signal ${name} ${r.note}`);
+    if (name === 'abort' && r.applied && m.abortRequested) agentScope?.cancel();
+  };
+  setHandler(messages.approve, onSignal('approve'));
+  setHandler(messages.reject, onSignal('reject'));
+  setHandler(messages.abort, onSignal('abort'));
+  setHandler(messages.pause, onSignal('pause'));
+  setHandler(messages.resume, onSignal('resume'));
+  setHandler(messages.status, () => m.state);
+
+  let input: LoopInput;
+  if (carry) {
+    input = rawInput as LoopInput;
+  } else {
+    try {
+      input = await validateLoopInput({ raw: rawInput, loopId: info.workflowId });
+    } catch (e) {
+      throw asLoopFailure(e) ?? e;
+    }
+    m.state.maxIterations = input.maxIterations;
+    m.state.workspace = input.workspace;
+    m.state.stateDir = input.stateDir as string;
+    m.state.agent = input.agent.adapter;
+    m.state.labels = input.labels;
+  }
+  const stateDir = input.stateDir as string;
+  const checkOn = input.completion.checkOn ?? (input.completion.promise ? 'claim' : 'every-iteration');
+
+  const { runAgent } = proxyActivities<typeof activities>({
+    startToCloseTimeout: `${input.iterationTimeoutSeconds} seconds`,
+    heartbeatTimeout: `${input.heartbeatTimeoutSeconds} seconds`,
+    // Wait for the agent's process group to be killed before the workflow moves on after an abort.
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    retry: {
+      maximumAttempts: input.agentMaxAttempts,
+      initialInterval: '1 second',
+      backoffCoefficient: 2,
+      maximumInterval: '1 minute',
+      nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES, 'AgentTimeout'],
+    },
+  });
+  const { checkCompletion } = proxyActivities<typeof activities>({
+    startToCloseTimeout: `${input.completion.timeoutSeconds + 60} seconds`,
+    heartbeatTimeout: '1 minute',
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    retry: { maximumAttempts: 3, initialInterval: '1 second' },
+  });
+
+  // Search attributes: upsert only what changed (each upsert is a history event).
+  const upserted: Record<string, unknown> = {};
+  const syncSearchAttributes = (): void => {
+    const want = {
+      status: m.state.status,
+      iteration: m.state.iteration,
+      awaitingHuman: m.state.pendingGate !== undefined,
+      agent: m.state.agent,
+    };
+    const changed = (Object.keys(want) as (keyof typeof want)[]).filter((k) => upserted[k] !== want[k]);
+    if (!changed.length) return;
+    upsertSearchAttributes(
+      changed.map((k) => ({ key: SA[k], value: want[k] }) as Parameters<typeof upsertSearchAttributes>[0] extends (infer U)[] ? U : never),
+    );
+    for (const k of changed) upserted[k] = want[k];
+  };
+
+  let stateFile = carry?.stateFile ?? '';
+  const persist = async (record?: IterationRecord): Promise<void> => {
+    syncSearchAttributes();
+    stateFile = (await persistState({ state: m.state, record })).stateFile;
+  };
+  const finish = async (
+    result: Omit<LoopResult, 'loopId' | 'iterations' | 'totals' | 'stateFile'>,
+  ): Promise<LoopResult> => {
+    const r = m.finish(result, stateFile, nowIso());
+    await persist();
+    log.info(`loop ${m.state.loopId} ended: ${r.status} (${r.reason})`);
+    return r;
+  };
+  const fail = async (e: ApplicationFailure): Promise<never> => {
+    await finish({ status: 'failed', reason: e.message });
+    throw e;
+  };
+
+  await persist();
+  let runIterations = 0;
+
+  for (;;) {
+    if (m.abortRequested) return finish({ status: 'aborted', reason: m.abortInfo?.reason ?? 'aborted by signal', by: m.abortInfo?.by });
+
+    if (m.state.paused) {
+      m.setPhase('paused', nowIso());
+      await persist();
+      await condition(() => !m.state.paused || m.abortRequested);
+      m.setPhase('agent', nowIso());
+      continue;
+    }
+
+    if (runIterations >= input.continueAsNewEvery || workflowInfo().continueAsNewSuggested) {
+      // Handlers are synchronous today; waiting keeps that safe if one ever awaits.
+      await condition(allHandlersFinished);
+      const next: RalphLoopCarry = { machine: m.carry(), stateFile };
+      return continueAsNew<typeof ralphLoop>(input, next);
+    }
+
+    if (m.budgetExhausted) {
+      const gate = m.openGate(
+        {
+          reason: 'max_iterations',
+          title: `Reached ${m.state.maxIterations} iterations without passing the completion check`,
+          details: lastIterationSummary(m.state.records[m.state.records.length - 1]),
+          options: ['approve', 'reject', 'abort'],
+        },
+        nowIso(),
+      );
+      log.info(`human gate ${gate.id} opened: ${gate.title}`);
+      await persist();
+      await condition(() => m.pendingDecision !== undefined);
+      const d = m.pendingDecision!;
+      if (d.decision === 'approve')
+        return finish({ status: 'accepted', acceptedBy: 'human', reason: d.reason ?? `approved at gate ${gate.id}`, by: d.by });
+      if (d.decision === 'abort')
+        return finish({ status: 'aborted', reason: d.reason ?? `aborted at gate ${gate.id}`, by: d.by });
+      m.setPhase('agent', nowIso());
+      await persist();
+      continue;
+    }
+
+    // ---- one iteration ----
+    const n = m.nextIteration;
+    const startedAt = nowIso();
+    const t0 = Date.now();
+    const prompt = m.promptInputs();
+    let agent: activities.RunAgentResult | undefined;
+    let agentFailure: string | undefined;
+    let agentTimedOut = false;
+    let agentAttempts = 1;
+    for (let run = 1; ; run++) {
+      m.setPhase('agent', nowIso());
+      m.countAgentRun();
+      try {
+        agentScope = new CancellationScope();
+        agent = await agentScope.run(() =>
+          runAgent({
+            loopId: m.state.loopId,
+            iteration: n,
+            run,
+            maxIterations: m.state.maxIterations,
+            workspace: input.workspace,
+            stateDir,
+            agent: input.agent,
+            prompt: input.prompt,
+            promptFile: input.promptFile,
+            feedback: prompt.feedback,
+            guidance: prompt.guidance,
+            promise: input.completion.promise,
+            checkCommand: input.completion.command,
+          }),
+        );
+      } catch (e) {
+        if (isCancellation(e) && m.abortRequested)
+          return finish({ status: 'aborted', reason: m.abortInfo?.reason ?? 'aborted while the agent was running', by: m.abortInfo?.by });
+        const fatal = asLoopFailure(e);
+        if (fatal) return fail(fatal);
+        const f = describeActivityFailure(e);
+        agentFailure = f.message;
+        agentTimedOut = f.timedOut;
+        if (f.result) agent = f.result;
+      } finally {
+        agentScope = undefined;
+      }
+      agentAttempts = agent?.attempt ?? agentAttempts;
+      if (!agent?.usageLimit) break;
+      // Usage limit: sleep durably (a timer, no live process) and run the same iteration again; not a failure.
+      const resetAt = agent.usageLimit.resetAt ?? Date.now() + DEFAULT_USAGE_LIMIT_WAIT_MS;
+      const waitMs = Math.min(Math.max(1000, resetAt - Date.now() + 1000), input.maxUsageLimitWaitSeconds * 1000);
+      m.recordUsageLimitWait(waitMs, new Date(Date.now() + waitMs).toISOString(), nowIso());
+      log.info(`usage limit: sleeping ${Math.round(waitMs / 1000)}s before re-running iteration ${n}`, { message: agent.usageLimit.message });
+      await persist();
+      await condition(() => m.abortRequested, waitMs);
+      if (m.abortRequested) return finish({ status: 'aborted', reason: m.abortInfo?.reason ?? 'aborted during a usage-limit wait', by: m.abortInfo?.by });
+      m.wake(nowIso());
+      agent = undefined;
+    }
+
+    const claimed = agent?.claim.claimed ?? false;
+    let check: activities.CheckCompletionResult | undefined;
+    const command = input.completion.command;
+    if (command && !agentFailure && (checkOn === 'every-iteration' || claimed)) {
+      m.setPhase('checking', nowIso());
+      try {
+        check = await checkCompletion({
+          loopId: m.state.loopId,
+          iteration: n,
+          run: 1,
+          workspace: input.workspace,
+          stateDir,
+          command,
+          timeoutSeconds: input.completion.timeoutSeconds,
+        });
+      } catch (e) {
+        // A check that can't run never counts as passing.
+        check = { passed: false, exitCode: null, timedOut: false, durationMs: 0, outputPath: '', outputTail: describeActivityFailure(e).message };
+      }
+    }
+
+    const completed = command ? check?.passed === true : claimed && !agentFailure;
+    const outcome: IterationOutcome = completed
+      ? 'completed'
+      : agentTimedOut
+        ? 'agent_timeout'
+        : agentFailure || (agent && agent.exitCode !== 0)
+          ? 'agent_failed'
+          : claimed
+            ? 'claim_rejected'
+            : 'continue';
+    const record: IterationRecord = {
+      n,
+      startedAt,
+      durationMs: Date.now() - t0,
+      agent: {
+        exitCode: agent?.exitCode ?? null,
+        claimed,
+        claimVia: agent?.claim.via,
+        failure: agentFailure,
+        timedOut: agentTimedOut || undefined,
+        outputBytes: agent?.outputBytes ?? 0,
+        claimedFiles: agent?.claimedFiles.length ?? 0,
+        usage: agent?.usage,
+        attempts: agentAttempts,
+      },
+      check: check ? { passed: check.passed, exitCode: check.exitCode, durationMs: check.durationMs, timedOut: check.timedOut || undefined } : undefined,
+      outcome,
+      artifactDir: agent?.artifactDir ?? '',
+    };
+    const feedback = completed
+      ? []
+      : feedbackFor({
+          claimed,
+          agentExitCode: agent?.exitCode ?? null,
+          agentFailure: agentTimedOut ? undefined : agentFailure,
+          agentTimedOut,
+          agentOutputTail: agent?.finalTextTail,
+          iterationTimeoutSeconds: input.iterationTimeoutSeconds,
+          check: check && command ? { command, passed: check.passed, exitCode: check.exitCode, outputTail: check.outputTail, timedOut: check.timedOut } : undefined,
+          promiseOnly: !command,
+        });
+    m.recordIteration(record, feedback, nowIso());
+    runIterations++;
+    await persist(record);
+
+    if (completed)
+      return finish({
+        status: 'accepted',
+        acceptedBy: command ? 'check' : 'promise',
+        reason: command ? `completion check \`${command}\` passed at iteration ${n}` : `agent promised completion at iteration ${n}`,
+      });
+  }
+}
+
+function lastIterationSummary(r: IterationRecord | undefined): string {
+  if (!r) return 'No iteration ran.';
+  const check = r.check ? `check ${r.check.passed ? 'passed' : `failed (exit ${r.check.exitCode})`}` : 'check not run';
+  return `Last iteration ${r.n}: outcome ${r.outcome}, agent exit ${r.agent.exitCode}, ${check}. Artifacts: ${r.artifactDir}`;
+}
+
+interface FailureLike {
+  name?: string;
+  message?: string;
+  type?: string;
+  cause?: FailureLike;
+  details?: unknown[];
+  timeoutType?: unknown;
+}
+
+/** A configuration error from an activity becomes the loop's own non-retryable failure, with the same message. */
+function asLoopFailure(e: unknown): ApplicationFailure | undefined {
+  const cause = (e as FailureLike)?.cause;
+  // Compare names, not classes: instanceof breaks across module registries.
+  if (cause?.name === 'ApplicationFailure' && cause.type && (Object.values(ErrorTypes) as string[]).includes(cause.type))
+    return ApplicationFailure.nonRetryable(cause.message ?? 'configuration error', cause.type);
+  return undefined;
+}
+
+function describeActivityFailure(e: unknown): { message: string; timedOut: boolean; result?: activities.RunAgentResult } {
+  const err = e as FailureLike;
+  const cause = err?.cause;
+  if (cause?.name === 'TimeoutFailure') return { message: `timed out (${String(cause.timeoutType ?? 'timeout')})`, timedOut: true };
+  if (cause?.name === 'ApplicationFailure' && cause.type === 'AgentTimeout')
+    return { message: cause.message ?? 'agent timed out', timedOut: true, result: cause.details?.[0] as activities.RunAgentResult | undefined };
+  return { message: cause?.message ?? err?.message ?? String(e), timedOut: false };
+}
