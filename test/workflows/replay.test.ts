@@ -1,0 +1,28 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Worker } from '@temporalio/worker';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { HISTORIES_DIR } from '../helpers/histories';
+import { quietRuntime, workflowBundle } from '../helpers/env';
+
+const files = fs.existsSync(HISTORIES_DIR) ? fs.readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')) : [];
+
+describe('ralphLoop replay', () => {
+  it('has recorded histories of the main scenarios committed', () => {
+    expect(files.sort()).toEqual(
+      expect.arrayContaining(['complete-at-3.json', 'gate-approve.json', 'gate-reject-abort.json', 'pause-resume.json', 'usage-limit.json', 'plain-cli-approve.json', 'continue-as-new-last-run.json']),
+    );
+  });
+
+  it('replays every recorded history with the current workflow code without nondeterminism', async () => {
+    quietRuntime();
+    const histories = files.map((f) => ({
+      workflowId: path.basename(f, '.json'),
+      history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(HISTORIES_DIR, f), 'utf8'))),
+    }));
+    const results = [];
+    for await (const r of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) results.push(r);
+    expect(results).toHaveLength(files.length);
+    for (const r of results) expect({ id: r.workflowId, error: r.error?.message }).toEqual({ id: r.workflowId, error: undefined });
+  });
+});
