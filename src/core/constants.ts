@@ -42,3 +42,14 @@ export const NON_RETRYABLE_ERROR_TYPES: string[] = Object.values(ErrorTypes);
 
 /** The folder (inside the workspace unless configured) where loops keep state, artifacts and reports. */
 export const RALPH_DIR = '.ralph';
+
+/**
+ * Dynamic config for a single-node dev server: one task-queue partition, so a task never waits to be forwarded
+ * between partitions (halves the no-op activity round trip on the dev server; see bench:loop).
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG_ARGS: string[] = [
+  '--dynamic-config-value',
+  'matching.numTaskqueueReadPartitions=1',
+  '--dynamic-config-value',
+  'matching.numTaskqueueWritePartitions=1',
+];

@@ -154,7 +154,7 @@ export class LoopMachine {
     if (s.records.length > RECORDS_KEPT) s.records.splice(0, s.records.length - RECORDS_KEPT);
     const t = s.totals;
     t.iterations += 1;
-    t.agentMs += record.durationMs - (record.check?.durationMs ?? 0);
+    t.agentMs += record.agent.durationMs;
     if (record.agent.claimed) t.claims += 1;
     if (record.agent.failure || (record.agent.exitCode !== null && record.agent.exitCode !== 0)) t.agentFailures += 1;
     if (record.check) {

@@ -51,6 +51,8 @@ export interface IterationRecord {
   durationMs: number;
   agent: {
     exitCode: number | null;
+    /** Wall time of the agent process itself (0 when it never ran). */
+    durationMs: number;
     claimed: boolean;
     claimVia?: 'promise' | 'exit_signal';
     /** Set when the agent activity failed after its retries (timeout, crash...). */

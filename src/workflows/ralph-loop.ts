@@ -292,6 +292,7 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
       durationMs: Date.now() - t0,
       agent: {
         exitCode: agent?.exitCode ?? null,
+        durationMs: agent?.durationMs ?? 0,
         claimed,
         claimVia: agent?.claim.via,
         failure: agentFailure,

@@ -9,6 +9,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, NativeConnection, Runtime, DefaultLogger, type WorkflowBundleWithSourceMap, type Worker } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { createWorker } from '../../src/workers/worker';
+import { DEV_SERVER_DYNAMIC_CONFIG_ARGS } from '../../src/core/constants';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../src/workflows/search-attributes';
 import type { LoopInputRaw } from '../../src/config/loop-input';
 import type { LoopState, LoopResult } from '../../src/core/loop-types';
@@ -41,6 +42,7 @@ export async function startDevServer(extra: { dbFilename?: string; port?: number
     server: {
       executable: { type: 'existing-path', path: temporalPath() },
       searchAttributes: ALL_SEARCH_ATTRIBUTE_KEYS,
+      extraArgs: DEV_SERVER_DYNAMIC_CONFIG_ARGS,
       ...extra,
     },
   });

@@ -1,0 +1,21 @@
+/** Small statistics helpers for the benchmark scripts. */
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The p-th percentile (0-100) of values, nearest-rank. */
+export function percentile(values: number[], p: number): number {
+  if (!values.length) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+
+/** Writes a benchmark's figures to bench/results/<name>.json (repo root, from dist/bench too) and returns the path. */
+export function writeResult(name: string, data: unknown): string {
+  let root = __dirname;
+  while (!fs.existsSync(path.join(root, 'package.json'))) root = path.dirname(root);
+  const dir = path.join(root, 'bench', 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.json`);
+  fs.writeFileSync(file, JSON.stringify(data, null, 2) + '\n');
+  return file;
+}
