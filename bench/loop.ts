@@ -17,15 +17,20 @@ import type { IterationRecord, LoopResult } from '../src/core/loop-types';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../src/workflows/search-attributes';
 import { percentile, writeResult } from './stats';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { locateTemporal } = require('../../scripts/temporal-bin.js') as { locateTemporal: (o: object) => { path?: string } };
+const { locateTemporal } = require('../../scripts/temporal-bin.js') as {
+  locateTemporal: (o: object) => { path?: string };
+};
 
 async function main(): Promise<void> {
   const n = Number(process.env.BENCH_ITERATIONS ?? process.argv[2] ?? 200);
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const bin = locateTemporal({ install: true, quiet: true }).path;
   const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: bin ? { type: 'existing-path', path: bin } : { type: 'cached-download' }, searchAttributes: ALL_SEARCH_ATTRIBUTE_KEYS, extraArgs: DEV_SERVER_DYNAMIC_CONFIG_ARGS },
+    server: {
+      executable: bin ? { type: 'existing-path', path: bin } : { type: 'cached-download' },
+      searchAttributes: ALL_SEARCH_ATTRIBUTE_KEYS,
+      extraArgs: DEV_SERVER_DYNAMIC_CONFIG_ARGS,
+    },
   });
   const taskQueue = 'bench-loop';
   const worker = await Worker.create({
@@ -35,12 +40,23 @@ async function main(): Promise<void> {
     activities: { ...activities, noop: async () => undefined },
   });
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-bench-'));
-  fs.writeFileSync(path.join(ws, 'script.json'), JSON.stringify({ iterations: { [n]: [{ write: 'done', content: 'x' }] } }));
+  fs.writeFileSync(
+    path.join(ws, 'script.json'),
+    JSON.stringify({ iterations: { [n]: [{ write: 'done', content: 'x' }] } }),
+  );
   try {
     await worker.runUntil(async () => {
       // Warm-up: first workflow task and bundle load are not part of steady state.
-      await env.client.workflow.execute('noopActivityLoop', { taskQueue, workflowId: `bench-warmup-${Date.now()}`, args: [5] });
-      const floor = (await env.client.workflow.execute('noopActivityLoop', { taskQueue, workflowId: `bench-floor-${Date.now()}`, args: [n] })) as number[];
+      await env.client.workflow.execute('noopActivityLoop', {
+        taskQueue,
+        workflowId: `bench-warmup-${Date.now()}`,
+        args: [5],
+      });
+      const floor = (await env.client.workflow.execute('noopActivityLoop', {
+        taskQueue,
+        workflowId: `bench-floor-${Date.now()}`,
+        args: [n],
+      })) as number[];
 
       const loopId = `bench-loop-${Date.now()}`;
       const t0 = Date.now();
@@ -58,7 +74,8 @@ async function main(): Promise<void> {
         ],
       })) as LoopResult;
       const wallMs = Date.now() - t0;
-      if (result.status !== 'accepted' || result.iterations !== n) throw new Error(`unexpected result ${JSON.stringify(result)}`);
+      if (result.status !== 'accepted' || result.iterations !== n)
+        throw new Error(`unexpected result ${JSON.stringify(result)}`);
 
       const iterDir = path.join(ws, '.ralph', 'loops', loopId, 'iterations');
       const records: IterationRecord[] = fs
@@ -81,7 +98,10 @@ async function main(): Promise<void> {
         overheadMs: { p50: percentile(overhead, 50), p95: percentile(overhead, 95), max: Math.max(...overhead) },
         agentProcessMs: { p50: percentile(agentMs, 50), p95: percentile(agentMs, 95) },
         noopActivityRoundTripMs: { p50: percentile(floor, 50), p95: percentile(floor, 95) },
-        ratioToFloor: { p50: +(percentile(overhead, 50) / Math.max(1, percentile(floor, 50))).toFixed(2), p95: +(percentile(overhead, 95) / Math.max(1, percentile(floor, 95))).toFixed(2) },
+        ratioToFloor: {
+          p50: +(percentile(overhead, 50) / Math.max(1, percentile(floor, 50))).toFixed(2),
+          p95: +(percentile(overhead, 95) / Math.max(1, percentile(floor, 95))).toFixed(2),
+        },
         historyEventsPerIteration: +(events / n).toFixed(2),
         targets: { overheadP50Ms: 50, overheadP95Ms: 100, historyEventsPerIteration: 20 },
         machine: { cpus: os.cpus().length, node: process.version, temporal: bin ?? 'sdk-download' },

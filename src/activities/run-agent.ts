@@ -164,7 +164,11 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
     claim,
     claimedFiles: claimedFiles.slice(0, 100),
     usage: parsed.usage
-      ? { inputTokens: parsed.usage.inputTokens, outputTokens: parsed.usage.outputTokens, costUsd: parsed.usage.costUsd }
+      ? {
+          inputTokens: parsed.usage.inputTokens,
+          outputTokens: parsed.usage.outputTokens,
+          costUsd: parsed.usage.costUsd,
+        }
       : undefined,
     usageLimit,
     finalTextTail: tail(parsed.finalText || stderr, 1500),

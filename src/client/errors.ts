@@ -5,9 +5,7 @@ export class NoServerError extends Error {
     readonly address: string,
     override readonly cause?: unknown,
   ) {
-    super(
-      `no Temporal server at ${address}: start one with \`ralph dev\` (or set --address / TEMPORAL_ADDRESS)`,
-    );
+    super(`no Temporal server at ${address}: start one with \`ralph dev\` (or set --address / TEMPORAL_ADDRESS)`);
   }
 }
 

@@ -105,7 +105,12 @@ export async function getLoopStatus(client: Client, loopId: string): Promise<Loo
 }
 
 /** Sends a human signal; refuses clearly when the loop doesn't exist or already ended. */
-export async function signalLoop(client: Client, loopId: string, name: SignalName, payload: DecisionPayload = {}): Promise<void> {
+export async function signalLoop(
+  client: Client,
+  loopId: string,
+  name: SignalName,
+  payload: DecisionPayload = {},
+): Promise<void> {
   const { handle, closed } = await describeOrThrow(client, loopId);
   if (closed) throw new LoopFinishedError(loopId, name, closed.toLowerCase());
   await handle.signal(name, payload);
@@ -129,9 +134,13 @@ export interface LoopSummary {
 }
 
 /** Lists loops, newest first, optionally only those waiting for a human. */
-export async function listLoops(client: Client, o: { awaitingHuman?: boolean; limit?: number } = {}): Promise<LoopSummary[]> {
+export async function listLoops(
+  client: Client,
+  o: { awaitingHuman?: boolean; limit?: number } = {},
+): Promise<LoopSummary[]> {
   let query = `WorkflowType = '${WorkflowTypes.ralphLoop}'`;
-  if (o.awaitingHuman) query += ` AND ${SearchAttributes.RalphAwaitingHuman.name} = true AND ExecutionStatus = 'Running'`;
+  if (o.awaitingHuman)
+    query += ` AND ${SearchAttributes.RalphAwaitingHuman.name} = true AND ExecutionStatus = 'Running'`;
   const out: LoopSummary[] = [];
   for await (const wf of client.workflow.list({ query })) {
     const sa = (wf.searchAttributes ?? {}) as Record<string, unknown[] | undefined>;

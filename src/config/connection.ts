@@ -40,7 +40,9 @@ export function connectionConfigFrom(
 }
 
 /** TLS options in the shape both the client's Connection and the worker's NativeConnection take. */
-export function tlsOptions(c: ConnectionConfig):
+export function tlsOptions(
+  c: ConnectionConfig,
+):
   | boolean
   | { clientCertPair?: { crt: Buffer; key: Buffer }; serverRootCACertificate?: Buffer; serverNameOverride?: string }
   | undefined {

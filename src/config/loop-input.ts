@@ -28,9 +28,18 @@ export const AgentSpec = z
   })
   .superRefine((a, ctx) => {
     if (a.adapter === 'command' && !a.command)
-      ctx.addIssue({ code: 'custom', path: ['command'], message: 'the command adapter needs `command`: an argv array such as ["my-agent","--prompt-file","{promptFile}"]' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['command'],
+        message:
+          'the command adapter needs `command`: an argv array such as ["my-agent","--prompt-file","{promptFile}"]',
+      });
     if (a.adapter === 'scripted' && !a.script)
-      ctx.addIssue({ code: 'custom', path: ['script'], message: 'the scripted adapter needs `script`: the path of a JSON script file' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['script'],
+        message: 'the scripted adapter needs `script`: the path of a JSON script file',
+      });
   });
 /** Which agent runs each iteration, and how. */
 export type AgentSpec = z.infer<typeof AgentSpec>;
@@ -82,7 +91,11 @@ export const LoopInput = z
     /** Extra iterations granted by a `reject` that names none. */
     defaultExtraIterations: z.number().int().positive().default(3),
     /** Longest durable sleep after a usage limit, before retrying anyway. */
-    maxUsageLimitWaitSeconds: z.number().int().positive().default(6 * 3600),
+    maxUsageLimitWaitSeconds: z
+      .number()
+      .int()
+      .positive()
+      .default(6 * 3600),
     /** Free-form labels, shown by `ralph status`. */
     labels: z.record(z.string(), z.string()).default({}),
   })

@@ -34,7 +34,10 @@ export function detectCompletionClaim(text: string, promise?: string): Completio
 export function parseClaimedFiles(text: string): string[] {
   const out: string[] = [];
   const add = (p: string): void => {
-    const clean = p.trim().replace(/^[`'"]+|[`'",.;:]+$/g, '').replace(/^\.\//, '');
+    const clean = p
+      .trim()
+      .replace(/^[`'"]+|[`'",.;:]+$/g, '')
+      .replace(/^\.\//, '');
     if (clean && !/\s/.test(clean) && /[./]/.test(clean) && !out.includes(clean)) out.push(clean);
   };
   for (const m of text.matchAll(/^\s*(?:FILES_(?:CHANGED|MODIFIED|CREATED)|files[ _]changed)\s*:\s*(.+)$/gim)) {
@@ -94,7 +97,9 @@ export function detectUsageLimit(text: string, now: number): UsageLimit | undefi
     const t = Date.parse(iso[1]);
     if (!Number.isNaN(t)) return { message, resetAt: t };
   }
-  const rel = /(?:try again|retry|resets?)\s+in\s+(\d+(?:\.\d+)?)\s*(s|sec|second|m|min|minute|h|hr|hour)s?\b/i.exec(text);
+  const rel = /(?:try again|retry|resets?)\s+in\s+(\d+(?:\.\d+)?)\s*(s|sec|second|m|min|minute|h|hr|hour)s?\b/i.exec(
+    text,
+  );
   if (rel) {
     const unit = rel[2].toLowerCase()[0];
     const ms = Number(rel[1]) * (unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000);

@@ -279,7 +279,11 @@ export class LoopMachine {
   }
 
   /** Ends the loop; returns the result the workflow returns. */
-  finish(result: Omit<LoopResult, 'loopId' | 'iterations' | 'totals' | 'stateFile'>, stateFile: string, now: string): LoopResult {
+  finish(
+    result: Omit<LoopResult, 'loopId' | 'iterations' | 'totals' | 'stateFile'>,
+    stateFile: string,
+    now: string,
+  ): LoopResult {
     const full: LoopResult = {
       ...result,
       loopId: this.state.loopId,
@@ -301,7 +305,8 @@ export function normalisePayload(raw: unknown): DecisionPayload {
   if (typeof raw === 'string') return { reason: raw };
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
   const r = raw as Record<string, unknown>;
-  const str = (k: string): string | undefined => (typeof r[k] === 'string' && r[k] !== '' ? (r[k] as string) : undefined);
+  const str = (k: string): string | undefined =>
+    typeof r[k] === 'string' && r[k] !== '' ? (r[k] as string) : undefined;
   const extra = r.extraIterations;
   return {
     by: str('by'),

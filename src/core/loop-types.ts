@@ -18,24 +18,13 @@ export type LoopStatus = (typeof LoopStatuses)[keyof typeof LoopStatuses];
 /** Statuses after which the loop takes no more work. */
 export const TERMINAL_STATUSES: readonly LoopStatus[] = ['accepted', 'aborted', 'failed'];
 
-/** What the loop is doing right now (finer than status). */
+/** What the loop is doing right now (finer than status); `starting` also means "between iterations". */
 export type LoopPhase =
-  | 'starting'
-  | 'agent'
-  | 'checking'
-  | 'paused'
-  | 'awaiting_human'
-  | 'sleeping_usage_limit'
-  | 'done';
+  'starting' | 'agent' | 'checking' | 'paused' | 'awaiting_human' | 'sleeping_usage_limit' | 'done';
 
 /** How one iteration ended. */
 export type IterationOutcome =
-  | 'completed'
-  | 'continue'
-  | 'claim_rejected'
-  | 'agent_failed'
-  | 'agent_timeout'
-  | 'aborted';
+  'completed' | 'continue' | 'claim_rejected' | 'agent_failed' | 'agent_timeout' | 'aborted';
 
 /** Token usage and cost of one agent run. */
 export interface UsageRecord {

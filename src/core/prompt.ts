@@ -40,7 +40,9 @@ export function buildPrompt(p: PromptInput): string {
     'Finish the whole task: nothing is deferred to a follow-up, no test is skipped, deleted or weakened.',
   ];
   if (p.checkCommand)
-    how.push(`The orchestrator verifies completion by running \`${p.checkCommand}\`: it must exit 0. Your claim alone is not enough.`);
+    how.push(
+      `The orchestrator verifies completion by running \`${p.checkCommand}\`: it must exit 0. Your claim alone is not enough.`,
+    );
   const claim = p.promise ? `<promise>${p.promise}</promise>` : 'EXIT_SIGNAL: true';
   how.push(`When, and only when, the task is completely done, end your answer with \`${claim}\` on its own line.`);
   how.push('List every file you created or changed under an `## Evidence` heading, one `- path` per line.');

@@ -27,7 +27,8 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 async function main(): Promise<void> {
   const scriptPath = arg('script') ?? fail('missing --script <file.json>');
   const iteration = Number(arg('iteration') ?? process.env.RALPH_ITERATION ?? '1');
-  if (!Number.isInteger(iteration) || iteration < 1) fail(`--iteration must be a positive integer, got ${arg('iteration')}`);
+  if (!Number.isInteger(iteration) || iteration < 1)
+    fail(`--iteration must be a positive integer, got ${arg('iteration')}`);
   const run = Number(process.env.RALPH_RUN ?? '1');
   const attempt = Number(process.env.RALPH_ATTEMPT ?? '1');
   let json: unknown;

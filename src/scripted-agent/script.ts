@@ -18,7 +18,13 @@ export const ScriptStep = z.union([
   z.object({ evidence: z.array(z.string()), ...When }).strict(),
   z
     .object({
-      usage: z.object({ inputTokens: z.number().optional(), outputTokens: z.number().optional(), costUsd: z.number().optional() }).strict(),
+      usage: z
+        .object({
+          inputTokens: z.number().optional(),
+          outputTokens: z.number().optional(),
+          costUsd: z.number().optional(),
+        })
+        .strict(),
       ...When,
     })
     .strict(),
@@ -27,7 +33,9 @@ export const ScriptStep = z.union([
   z.object({ exit: z.number().int().min(0).max(255), ...When }).strict(),
   z
     .object({
-      usageLimit: z.object({ resetInSeconds: z.number().nonnegative().optional(), resetAt: z.string().optional() }).strict(),
+      usageLimit: z
+        .object({ resetInSeconds: z.number().nonnegative().optional(), resetAt: z.string().optional() })
+        .strict(),
       ...When,
     })
     .strict(),
@@ -43,7 +51,9 @@ const Steps = z.array(ScriptStep);
  */
 export const AgentScript = z
   .object({
-    iterations: z.union([z.array(Steps), z.record(z.string().regex(/^\d+$/, 'keys must be iteration numbers'), Steps)]).default([]),
+    iterations: z
+      .union([z.array(Steps), z.record(z.string().regex(/^\d+$/, 'keys must be iteration numbers'), Steps)])
+      .default([]),
     default: Steps.default([]),
   })
   .strict();

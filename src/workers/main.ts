@@ -35,7 +35,9 @@ export async function runWorker(o: RunWorkerOptions): Promise<void> {
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
   if (!o.until) for (const s of signals) process.once(s, stop);
   else void o.until.then(stop);
-  log(`connected to ${o.connection.address}, namespace ${o.connection.namespace}, task queue ${o.connection.taskQueue}`);
+  log(
+    `connected to ${o.connection.address}, namespace ${o.connection.namespace}, task queue ${o.connection.taskQueue}`,
+  );
   try {
     await worker.run();
   } finally {

@@ -54,7 +54,15 @@ export async function ensureSearchAttributes(
   log: (msg: string) => void = () => undefined,
 ): Promise<string[]> {
   const want = Object.values(SearchAttributes);
-  const typeEnum: Record<string, number> = { Text: 1, Keyword: 2, Int: 3, Double: 4, Bool: 5, Datetime: 6, KeywordList: 7 };
+  const typeEnum: Record<string, number> = {
+    Text: 1,
+    Keyword: 2,
+    Int: 3,
+    Double: 4,
+    Bool: 5,
+    Datetime: 6,
+    KeywordList: 7,
+  };
   try {
     const have = await connection.operatorService.listSearchAttributes({ namespace });
     const existing = new Set(Object.keys({ ...(have.customAttributes ?? {}), ...(have.systemAttributes ?? {}) }));

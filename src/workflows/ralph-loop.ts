@@ -88,7 +88,10 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
     try {
       input = await validateLoopInput({ raw: rawInput, loopId: info.workflowId });
     } catch (e) {
-      throw asLoopFailure(e) ?? e;
+      const failure = asLoopFailure(e) ?? e;
+      // No state file yet (the workspace may not exist): the status query still says why the loop ended.
+      m.finish({ status: 'failed', reason: (failure as Error).message }, '', nowIso());
+      throw failure;
     }
     m.state.maxIterations = input.maxIterations;
     m.state.workspace = input.workspace;
@@ -131,7 +134,12 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
     const changed = (Object.keys(want) as (keyof typeof want)[]).filter((k) => upserted[k] !== want[k]);
     if (!changed.length) return;
     upsertSearchAttributes(
-      changed.map((k) => ({ key: SA[k], value: want[k] }) as Parameters<typeof upsertSearchAttributes>[0] extends (infer U)[] ? U : never),
+      changed.map(
+        (k) =>
+          ({ key: SA[k], value: want[k] }) as Parameters<typeof upsertSearchAttributes>[0] extends (infer U)[]
+            ? U
+            : never,
+      ),
     );
     for (const k of changed) upserted[k] = want[k];
   };
@@ -158,7 +166,8 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
   let runIterations = 0;
 
   for (;;) {
-    if (m.abortRequested) return finish({ status: 'aborted', reason: m.abortInfo?.reason ?? 'aborted by signal', by: m.abortInfo?.by });
+    if (m.abortRequested)
+      return finish({ status: 'aborted', reason: m.abortInfo?.reason ?? 'aborted by signal', by: m.abortInfo?.by });
 
     if (m.state.paused) {
       m.setPhase('paused', nowIso());
@@ -190,7 +199,12 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
       await condition(() => m.pendingDecision !== undefined);
       const d = m.pendingDecision!;
       if (d.decision === 'approve')
-        return finish({ status: 'accepted', acceptedBy: 'human', reason: d.reason ?? `approved at gate ${gate.id}`, by: d.by });
+        return finish({
+          status: 'accepted',
+          acceptedBy: 'human',
+          reason: d.reason ?? `approved at gate ${gate.id}`,
+          by: d.by,
+        });
       if (d.decision === 'abort')
         return finish({ status: 'aborted', reason: d.reason ?? `aborted at gate ${gate.id}`, by: d.by });
       m.setPhase('agent', nowIso());
@@ -231,7 +245,11 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
         );
       } catch (e) {
         if (isCancellation(e) && m.abortRequested)
-          return finish({ status: 'aborted', reason: m.abortInfo?.reason ?? 'aborted while the agent was running', by: m.abortInfo?.by });
+          return finish({
+            status: 'aborted',
+            reason: m.abortInfo?.reason ?? 'aborted while the agent was running',
+            by: m.abortInfo?.by,
+          });
         const fatal = asLoopFailure(e);
         if (fatal) return fail(fatal);
         const f = describeActivityFailure(e);
@@ -247,10 +265,17 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
       const resetAt = agent.usageLimit.resetAt ?? Date.now() + DEFAULT_USAGE_LIMIT_WAIT_MS;
       const waitMs = Math.min(Math.max(1000, resetAt - Date.now() + 1000), input.maxUsageLimitWaitSeconds * 1000);
       m.recordUsageLimitWait(waitMs, new Date(Date.now() + waitMs).toISOString(), nowIso());
-      log.info(`usage limit: sleeping ${Math.round(waitMs / 1000)}s before re-running iteration ${n}`, { message: agent.usageLimit.message });
+      log.info(`usage limit: sleeping ${Math.round(waitMs / 1000)}s before re-running iteration ${n}`, {
+        message: agent.usageLimit.message,
+      });
       await persist();
       await condition(() => m.abortRequested, waitMs);
-      if (m.abortRequested) return finish({ status: 'aborted', reason: m.abortInfo?.reason ?? 'aborted during a usage-limit wait', by: m.abortInfo?.by });
+      if (m.abortRequested)
+        return finish({
+          status: 'aborted',
+          reason: m.abortInfo?.reason ?? 'aborted during a usage-limit wait',
+          by: m.abortInfo?.by,
+        });
       m.wake(nowIso());
       agent = undefined;
     }
@@ -272,7 +297,14 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
         });
       } catch (e) {
         // A check that can't run never counts as passing.
-        check = { passed: false, exitCode: null, timedOut: false, durationMs: 0, outputPath: '', outputTail: describeActivityFailure(e).message };
+        check = {
+          passed: false,
+          exitCode: null,
+          timedOut: false,
+          durationMs: 0,
+          outputPath: '',
+          outputTail: describeActivityFailure(e).message,
+        };
       }
     }
 
@@ -302,7 +334,14 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
         usage: agent?.usage,
         attempts: agentAttempts,
       },
-      check: check ? { passed: check.passed, exitCode: check.exitCode, durationMs: check.durationMs, timedOut: check.timedOut || undefined } : undefined,
+      check: check
+        ? {
+            passed: check.passed,
+            exitCode: check.exitCode,
+            durationMs: check.durationMs,
+            timedOut: check.timedOut || undefined,
+          }
+        : undefined,
       outcome,
       artifactDir: agent?.artifactDir ?? '',
     };
@@ -315,10 +354,20 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
           agentTimedOut,
           agentOutputTail: agent?.finalTextTail,
           iterationTimeoutSeconds: input.iterationTimeoutSeconds,
-          check: check && command ? { command, passed: check.passed, exitCode: check.exitCode, outputTail: check.outputTail, timedOut: check.timedOut } : undefined,
+          check:
+            check && command
+              ? {
+                  command,
+                  passed: check.passed,
+                  exitCode: check.exitCode,
+                  outputTail: check.outputTail,
+                  timedOut: check.timedOut,
+                }
+              : undefined,
           promiseOnly: !command,
         });
     m.recordIteration(record, feedback, nowIso());
+    if (!completed) m.setPhase('starting', nowIso());
     runIterations++;
     await persist(record);
 
@@ -326,7 +375,9 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
       return finish({
         status: 'accepted',
         acceptedBy: command ? 'check' : 'promise',
-        reason: command ? `completion check \`${command}\` passed at iteration ${n}` : `agent promised completion at iteration ${n}`,
+        reason: command
+          ? `completion check \`${command}\` passed at iteration ${n}`
+          : `agent promised completion at iteration ${n}`,
       });
   }
 }
@@ -350,16 +401,29 @@ interface FailureLike {
 function asLoopFailure(e: unknown): ApplicationFailure | undefined {
   const cause = (e as FailureLike)?.cause;
   // Compare names, not classes: instanceof breaks across module registries.
-  if (cause?.name === 'ApplicationFailure' && cause.type && (Object.values(ErrorTypes) as string[]).includes(cause.type))
+  if (
+    cause?.name === 'ApplicationFailure' &&
+    cause.type &&
+    (Object.values(ErrorTypes) as string[]).includes(cause.type)
+  )
     return ApplicationFailure.nonRetryable(cause.message ?? 'configuration error', cause.type);
   return undefined;
 }
 
-function describeActivityFailure(e: unknown): { message: string; timedOut: boolean; result?: activities.RunAgentResult } {
+function describeActivityFailure(e: unknown): {
+  message: string;
+  timedOut: boolean;
+  result?: activities.RunAgentResult;
+} {
   const err = e as FailureLike;
   const cause = err?.cause;
-  if (cause?.name === 'TimeoutFailure') return { message: `timed out (${String(cause.timeoutType ?? 'timeout')})`, timedOut: true };
+  if (cause?.name === 'TimeoutFailure')
+    return { message: `timed out (${String(cause.timeoutType ?? 'timeout')})`, timedOut: true };
   if (cause?.name === 'ApplicationFailure' && cause.type === 'AgentTimeout')
-    return { message: cause.message ?? 'agent timed out', timedOut: true, result: cause.details?.[0] as activities.RunAgentResult | undefined };
+    return {
+      message: cause.message ?? 'agent timed out',
+      timedOut: true,
+      result: cause.details?.[0] as activities.RunAgentResult | undefined,
+    };
   return { message: cause?.message ?? err?.message ?? String(e), timedOut: false };
 }

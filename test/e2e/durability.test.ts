@@ -68,9 +68,18 @@ describe('durability', () => {
     const id = `restart-${Date.now()}`;
 
     const env1 = await startDevServer({ dbFilename });
-    const w1 = await createWorker({ connection: env1.nativeConnection, namespace: 'default', taskQueue, workflowBundle: await workflowBundle() });
+    const w1 = await createWorker({
+      connection: env1.nativeConnection,
+      namespace: 'default',
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+    });
     const r1 = w1.run();
-    await env1.client.workflow.start('ralphLoop', { taskQueue, workflowId: id, args: [scriptedLoop(ws, { maxIterations: 1 })] });
+    await env1.client.workflow.start('ralphLoop', {
+      taskQueue,
+      workflowId: id,
+      args: [scriptedLoop(ws, { maxIterations: 1 })],
+    });
     const h1 = env1.client.workflow.getHandle(id);
     await until(() => fs.existsSync(path.join(ws, '.ralph/loops', id, 'iterations/001/record.json')));
     let gate: LoopState['pendingGate'];
@@ -84,13 +93,23 @@ describe('durability', () => {
     await env1.teardown();
 
     const env2 = await startDevServer({ dbFilename });
-    const w2 = await createWorker({ connection: env2.nativeConnection, namespace: 'default', taskQueue, workflowBundle: await workflowBundle() });
+    const w2 = await createWorker({
+      connection: env2.nativeConnection,
+      namespace: 'default',
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+    });
     const r2 = w2.run();
     try {
       const h2 = env2.client.workflow.getHandle(id);
       expect((await h2.query<LoopState>('status')).pendingGate?.id).toBe(gate!.id);
       await h2.signal('approve', { by: 'after-restart' });
-      expect(await h2.result()).toMatchObject({ status: 'accepted', acceptedBy: 'human', by: 'after-restart', iterations: 1 });
+      expect(await h2.result()).toMatchObject({
+        status: 'accepted',
+        acceptedBy: 'human',
+        by: 'after-restart',
+        iterations: 1,
+      });
     } finally {
       w2.shutdown();
       await r2;

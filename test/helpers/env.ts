@@ -6,7 +6,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, NativeConnection, Runtime, DefaultLogger, type WorkflowBundleWithSourceMap, type Worker } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  NativeConnection,
+  Runtime,
+  DefaultLogger,
+  type WorkflowBundleWithSourceMap,
+  type Worker,
+} from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { createWorker } from '../../src/workers/worker';
 import { DEV_SERVER_DYNAMIC_CONFIG_ARGS } from '../../src/core/constants';
@@ -15,7 +22,6 @@ import type { LoopInputRaw } from '../../src/config/loop-input';
 import type { LoopState, LoopResult } from '../../src/core/loop-types';
 import type { AgentScript } from '../../src/scripted-agent/script';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { locateTemporal } = require('../../scripts/temporal-bin.js') as {
   locateTemporal: (o: { install?: boolean; quiet?: boolean }) => { path?: string; tried: string[] };
 };
@@ -36,7 +42,9 @@ export function temporalPath(): string {
 }
 
 /** Starts a real `temporal server start-dev` with the loop's search attributes. */
-export async function startDevServer(extra: { dbFilename?: string; port?: number } = {}): Promise<TestWorkflowEnvironment> {
+export async function startDevServer(
+  extra: { dbFilename?: string; port?: number } = {},
+): Promise<TestWorkflowEnvironment> {
   quietRuntime();
   return TestWorkflowEnvironment.createLocal({
     server: {
@@ -51,7 +59,10 @@ export async function startDevServer(extra: { dbFilename?: string; port?: number
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** The workflow bundle, built once per test file. */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: new DefaultLogger('WARN') });
+  bundle ??= bundleWorkflowCode({
+    workflowsPath: require.resolve('../../src/workflows'),
+    logger: new DefaultLogger('WARN'),
+  });
   return bundle;
 }
 
@@ -130,7 +141,9 @@ export class Harness {
       }
       await new Promise((r) => setTimeout(r, 150));
     }
-    throw new Error(`timed out waiting for loop ${id}; last state: ${JSON.stringify(last && { status: last.status, phase: last.phase, iteration: last.iteration })}`);
+    throw new Error(
+      `timed out waiting for loop ${id}; last state: ${JSON.stringify(last && { status: last.status, phase: last.phase, iteration: last.iteration })}`,
+    );
   }
 
   /** The loop's result. */
@@ -145,7 +158,10 @@ export class Harness {
 }
 
 /** Creates a temp workspace with files and (optionally) a scripted-agent script at `script.json`. */
-export function tempWorkspace(files: Record<string, string> = {}, script?: AgentScript | Record<string, unknown>): string {
+export function tempWorkspace(
+  files: Record<string, string> = {},
+  script?: AgentScript | Record<string, unknown>,
+): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-ws-'));
   for (const [rel, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });

@@ -13,8 +13,10 @@ afterAll(async () => {
 });
 
 /** Starts a loop straight through the Temporal client (as `temporal workflow start` would) and returns its failure. */
+let lastId = '';
 async function failureOf(input: unknown): Promise<{ message: string; type?: string }> {
   const id = await h.startLoop(input as LoopInputRaw);
+  lastId = id;
   try {
     await h.result(id);
   } catch (e) {
@@ -31,25 +33,37 @@ describe('ralphLoop bad input', () => {
     const f = await failureOf({ ...scriptedLoop(ws), maxIterations: -1, agent: { adapter: 'robot' }, completion: {} });
     expect(f.type).toBe('InvalidInput');
     expect(f.message).toContain('input.maxIterations');
-    expect(f.message).toContain('input.agent.adapter: must be one of claude-code, codex, gemini, aider, command, scripted');
+    // The status query of the failed loop says why, too.
+    expect(await h.status(lastId)).toMatchObject({ status: 'failed', result: { status: 'failed', reason: f.message } });
+    expect(f.message).toContain(
+      'input.agent.adapter: must be one of claude-code, codex, gemini, aider, command, scripted',
+    );
     expect(f.message).toContain('set `completion.command`');
   });
 
   it('fails with WorkspaceNotFound and the fix when the workspace does not exist', async () => {
     const f = await failureOf(scriptedLoop('/nonexistent/ralph-workspace'));
     expect(f).toMatchObject({ type: 'WorkspaceNotFound' });
-    expect(f.message).toMatch(/workspace \/nonexistent\/ralph-workspace does not exist.*create it or fix input.workspace/);
+    expect(f.message).toMatch(
+      /workspace \/nonexistent\/ralph-workspace does not exist.*create it or fix input.workspace/,
+    );
   });
 
   it('fails with AgentNotFound naming the executable when the agent binary is missing', async () => {
     const ws = tempWorkspace();
-    const f = await failureOf({ ...scriptedLoop(ws), agent: { adapter: 'claude-code', binary: 'claude-not-installed-here' } });
+    const f = await failureOf({
+      ...scriptedLoop(ws),
+      agent: { adapter: 'claude-code', binary: 'claude-not-installed-here' },
+    });
     expect(f.type).toBe('AgentNotFound');
     expect(f.message).toContain('"claude-not-installed-here" (adapter claude-code) was not found');
   });
 
   it('keeps a 10 MB agent output in an artifact file, not in the workflow history', async () => {
-    const ws = tempWorkspace({ 'check.js': checkFileExists('done.txt') }, { iterations: [[{ printBytes: 10 * 1024 * 1024 }, { write: 'done.txt', content: 'x' }]] });
+    const ws = tempWorkspace(
+      { 'check.js': checkFileExists('done.txt') },
+      { iterations: [[{ printBytes: 10 * 1024 * 1024 }, { write: 'done.txt', content: 'x' }]] },
+    );
     const id = await h.startLoop(scriptedLoop(ws));
     const r = await h.result(id);
     expect(r.status).toBe('accepted');
@@ -62,7 +76,10 @@ describe('ralphLoop bad input', () => {
   });
 
   it('records a broken agent script as a failed iteration with the error fed back, without crashing the loop', async () => {
-    const ws = tempWorkspace({ 'check.js': 'process.exit(1)', '.ralph-script.json': '{"iterations": [[{"explode": 1}]]}' });
+    const ws = tempWorkspace({
+      'check.js': 'process.exit(1)',
+      '.ralph-script.json': '{"iterations": [[{"explode": 1}]]}',
+    });
     const id = await h.startLoop(scriptedLoop(ws, { maxIterations: 1 }));
     const s = await h.waitFor(id, (st) => st.pendingGate !== undefined);
     expect(s.records[0]).toMatchObject({ outcome: 'agent_failed', agent: { exitCode: 2 } });

@@ -20,12 +20,24 @@ describe('ralphLoop continue-as-new', () => {
       },
     );
     const input = scriptedLoop(ws, { maxIterations: 100, continueAsNewEvery: 20 });
-    const handle = await h.client.workflow.start('ralphLoop', { taskQueue: h.taskQueue, workflowId: `can-${Date.now()}`, args: [input] });
+    const handle = await h.client.workflow.start('ralphLoop', {
+      taskQueue: h.taskQueue,
+      workflowId: `can-${Date.now()}`,
+      args: [input],
+    });
     const result = await handle.result();
     expect(result).toMatchObject({ status: 'accepted', iterations: 60 });
     const s = await h.status(handle.workflowId);
     expect(s.run).toBe(2);
-    expect(s.totals).toMatchObject({ iterations: 60, agentRuns: 60, checksRun: 60, checksPassed: 1, checksFailed: 59, inputTokens: 591, outputTokens: 119 });
+    expect(s.totals).toMatchObject({
+      iterations: 60,
+      agentRuns: 60,
+      checksRun: 60,
+      checksPassed: 1,
+      checksFailed: 59,
+      inputTokens: 591,
+      outputTokens: 119,
+    });
     expect(s.totals.costUsd).toBeCloseTo(0.059, 6);
     expect(s.records).toHaveLength(RECORDS_KEPT);
     expect(s.records[s.records.length - 1].n).toBe(60);

@@ -14,7 +14,10 @@ afterAll(async () => {
 });
 
 const promptOf = (ws: string, loopId: string, n: number): string =>
-  fs.readFileSync(path.join(ws, '.ralph', 'loops', loopId, 'iterations', String(n).padStart(3, '0'), 'prompt.md'), 'utf8');
+  fs.readFileSync(
+    path.join(ws, '.ralph', 'loops', loopId, 'iterations', String(n).padStart(3, '0'), 'prompt.md'),
+    'utf8',
+  );
 
 describe('ralphLoop', () => {
   it('completes when the check passes at iteration 3, with 3 iteration records', async () => {
@@ -24,18 +27,32 @@ describe('ralphLoop', () => {
         iterations: [
           [{ write: 'notes.md', content: 'started' }, { promise: 'COMPLETE' }],
           [{ write: 'done.txt', content: 'half' }],
-          [{ write: 'done.txt', content: 'all done' }, { usage: { inputTokens: 100, outputTokens: 20, costUsd: 0.01 } }, { promise: 'COMPLETE' }],
+          [
+            { write: 'done.txt', content: 'all done' },
+            { usage: { inputTokens: 100, outputTokens: 20, costUsd: 0.01 } },
+            { promise: 'COMPLETE' },
+          ],
         ],
       },
     );
-    const id = await h.startLoop(scriptedLoop(ws, { completion: { command: 'node check.js', promise: 'COMPLETE', checkOn: 'every-iteration' } }));
+    const id = await h.startLoop(
+      scriptedLoop(ws, { completion: { command: 'node check.js', promise: 'COMPLETE', checkOn: 'every-iteration' } }),
+    );
     const result = await h.result(id);
     expect(result.status).toBe('accepted');
     expect(result.acceptedBy).toBe('check');
     expect(result.iterations).toBe(3);
     const s = await h.status(id);
     expect(s.records.map((r) => r.outcome)).toEqual(['claim_rejected', 'continue', 'completed']);
-    expect(s.totals).toMatchObject({ iterations: 3, checksRun: 3, checksPassed: 1, checksFailed: 2, claims: 2, inputTokens: 100, costUsd: 0.01 });
+    expect(s.totals).toMatchObject({
+      iterations: 3,
+      checksRun: 3,
+      checksPassed: 1,
+      checksFailed: 2,
+      claims: 2,
+      inputTokens: 100,
+      costUsd: 0.01,
+    });
     // Feedback of a rejected claim reaches the next prompt.
     expect(promptOf(ws, id, 2)).toContain('TASK COMPLETION REJECTED');
     const state = JSON.parse(fs.readFileSync(result.stateFile, 'utf8'));
@@ -49,10 +66,20 @@ describe('ralphLoop', () => {
     const id = await h.startLoop(scriptedLoop(ws, { maxIterations: 2 }));
     const s = await h.waitFor(id, (st) => st.pendingGate !== undefined);
     expect(s.status).toBe('awaiting_human');
-    expect(s.pendingGate).toMatchObject({ reason: 'max_iterations', options: ['approve', 'reject', 'abort'], iteration: 2 });
+    expect(s.pendingGate).toMatchObject({
+      reason: 'max_iterations',
+      options: ['approve', 'reject', 'abort'],
+      iteration: 2,
+    });
     await h.signal(id, 'approve', { by: 'alice', reason: 'good enough' });
     const r = await h.result(id);
-    expect(r).toMatchObject({ status: 'accepted', acceptedBy: 'human', by: 'alice', reason: 'good enough', iterations: 2 });
+    expect(r).toMatchObject({
+      status: 'accepted',
+      acceptedBy: 'human',
+      by: 'alice',
+      reason: 'good enough',
+      iterations: 2,
+    });
     await recordHistory(h, id, 'gate-approve');
   });
 
@@ -60,7 +87,12 @@ describe('ralphLoop', () => {
     const ws = tempWorkspace({ 'check.js': 'process.exit(1)' }, { default: [{ print: 'trying' }] });
     const id = await h.startLoop(scriptedLoop(ws, { maxIterations: 1 }));
     const gate = (await h.waitFor(id, (st) => st.pendingGate !== undefined)).pendingGate!;
-    await h.signal(id, 'reject', { gateId: gate.id, guidance: 'Use the helper in src/util.ts instead.', extraIterations: 2, by: 'bob' });
+    await h.signal(id, 'reject', {
+      gateId: gate.id,
+      guidance: 'Use the helper in src/util.ts instead.',
+      extraIterations: 2,
+      by: 'bob',
+    });
     const s = await h.waitFor(id, (st) => st.pendingGate !== undefined && st.iteration === 3);
     expect(s.maxIterations).toBe(3);
     expect(s.decisions[0]).toMatchObject({ decision: 'reject', by: 'bob', extraIterations: 2 });
@@ -101,7 +133,10 @@ describe('ralphLoop', () => {
       {
         iterations: [
           [{ print: 'working' }],
-          [{ usageLimit: { resetInSeconds: 2 }, onRun: 1 }, { write: 'done.txt', content: 'x', onRun: 2 }],
+          [
+            { usageLimit: { resetInSeconds: 2 }, onRun: 1 },
+            { write: 'done.txt', content: 'x', onRun: 2 },
+          ],
         ],
       },
     );
@@ -119,7 +154,10 @@ describe('ralphLoop', () => {
   });
 
   it('cancels the running agent and kills its process group on abort', async () => {
-    const ws = tempWorkspace({ 'check.js': 'process.exit(1)' }, { default: [{ run: 'sleep 300 & echo $! > child.pid; wait' }] });
+    const ws = tempWorkspace(
+      { 'check.js': 'process.exit(1)' },
+      { default: [{ run: 'sleep 300 & echo $! > child.pid; wait' }] },
+    );
     const id = await h.startLoop(scriptedLoop(ws));
     await h.waitFor(id, (st) => st.phase === 'agent');
     const pidFile = path.join(ws, 'child.pid');
@@ -140,7 +178,10 @@ describe('ralphLoop', () => {
   });
 
   it('records signals that make no sense as ignored, and refuses signals to a finished loop', async () => {
-    const ws = tempWorkspace({ 'check.js': checkFileExists('done.txt') }, { iterations: [[{ sleep: 500 }], [{ write: 'done.txt', content: 'x' }]] });
+    const ws = tempWorkspace(
+      { 'check.js': checkFileExists('done.txt') },
+      { iterations: [[{ sleep: 500 }], [{ write: 'done.txt', content: 'x' }]] },
+    );
     const id = await h.startLoop(scriptedLoop(ws));
     await h.waitFor(id, (st) => st.phase === 'agent');
     await h.signal(id, 'approve', { by: 'eve' });
@@ -152,10 +193,19 @@ describe('ralphLoop', () => {
     expect((await h.result(id)).status).toBe('accepted');
     const s = await getLoopStatus(h.client, id);
     const byName = s.signals.map((e) => `${e.name}:${e.applied}`);
-    expect(byName).toEqual(['approve:false', 'resume:false', 'pause:true', 'resume:true', 'resume:false', 'reject:false']);
+    expect(byName).toEqual([
+      'approve:false',
+      'resume:false',
+      'pause:true',
+      'resume:true',
+      'resume:false',
+      'reject:false',
+    ]);
     expect(s.signals[0].note).toMatch(/no human gate is pending/);
     expect(s.signals[4].note).toMatch(/duplicate of request r2/);
-    await expect(signalLoop(h.client, id, 'approve', {})).rejects.toThrow(/already ended \(completed\): nothing to approve/);
+    await expect(signalLoop(h.client, id, 'approve', {})).rejects.toThrow(
+      /already ended \(completed\): nothing to approve/,
+    );
     await expect(signalLoop(h.client, 'no-such-loop', 'approve', {})).rejects.toThrow(/no loop with id "no-such-loop"/);
   });
 });

@@ -10,7 +10,15 @@ const files = fs.existsSync(HISTORIES_DIR) ? fs.readdirSync(HISTORIES_DIR).filte
 describe('ralphLoop replay', () => {
   it('has recorded histories of the main scenarios committed', () => {
     expect(files.sort()).toEqual(
-      expect.arrayContaining(['complete-at-3.json', 'gate-approve.json', 'gate-reject-abort.json', 'pause-resume.json', 'usage-limit.json', 'plain-cli-approve.json', 'continue-as-new-last-run.json']),
+      expect.arrayContaining([
+        'complete-at-3.json',
+        'gate-approve.json',
+        'gate-reject-abort.json',
+        'pause-resume.json',
+        'usage-limit.json',
+        'plain-cli-approve.json',
+        'continue-as-new-last-run.json',
+      ]),
     );
   });
 
@@ -21,8 +29,10 @@ describe('ralphLoop replay', () => {
       history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(HISTORIES_DIR, f), 'utf8'))),
     }));
     const results = [];
-    for await (const r of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) results.push(r);
+    for await (const r of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories))
+      results.push(r);
     expect(results).toHaveLength(files.length);
-    for (const r of results) expect({ id: r.workflowId, error: r.error?.message }).toEqual({ id: r.workflowId, error: undefined });
+    for (const r of results)
+      expect({ id: r.workflowId, error: r.error?.message }).toEqual({ id: r.workflowId, error: undefined });
   });
 });

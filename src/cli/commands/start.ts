@@ -1,0 +1,397 @@
+/**
+ * `ralph start`: starts a Ralph loop from flags and/or a config file (flags win), prints its id, and with `--follow`
+ * watches it to the end: a line per change of iteration/phase/status, each finished iteration with its check result
+ * and feedback, pending gates with the commands that answer them, and the result.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import type { Command } from 'commander';
+import YAML from 'yaml';
+import { z } from 'zod';
+import { InvalidInputError, LoopNotFoundError, startLoop } from '../../client';
+import { LoopInput, type LoopInputRaw, formatIssues } from '../../config/loop-input';
+import {
+  TERMINAL_STATUSES,
+  type HumanGate,
+  type IterationRecord,
+  type LoopResult,
+  type LoopState,
+} from '../../core/loop-types';
+import { formatDuration, intOption, runCommand, UsageError } from '../run-command';
+import { gateLines, withTimeout } from '../signal-helpers';
+
+/** Options of `ralph start`, as commander hands them over. */
+export const StartOptions = z.object({
+  prompt: z.string().optional(),
+  promptFile: z.string().optional(),
+  workspace: z.string().optional(),
+  agent: z.string().optional(),
+  agentBinary: z.string().optional(),
+  model: z.string().optional(),
+  agentArg: z.array(z.string()).optional(),
+  command: z.array(z.string()).optional(),
+  script: z.string().optional(),
+  check: z.string().optional(),
+  promise: z.string().optional(),
+  checkOn: z.string().optional(),
+  maxIterations: intOption().optional(),
+  iterationTimeout: intOption().optional(),
+  heartbeatTimeout: intOption().optional(),
+  continueAsNewEvery: intOption().optional(),
+  config: z.string().optional(),
+  id: z.string().min(1).optional(),
+  follow: z.boolean().default(false),
+  json: z.boolean().default(false),
+});
+/** Options of `ralph start`. */
+export type StartOptions = z.infer<typeof StartOptions>;
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** Registers `ralph start` on the program. */
+export function startCommand(program: Command): Command {
+  return program
+    .command('start')
+    .description('start a Ralph loop: an agent works on a task until a completion check passes or a human decides')
+    .option('--prompt <text>', 'the task for the agent')
+    .option('--prompt-file <file>', 'a file holding the task (re-read every iteration)')
+    .option('--workspace <dir>', 'directory the agent works in (default: the current directory)')
+    .option('--agent <adapter>', 'claude-code | codex | gemini | aider | command | scripted (default: claude-code)')
+    .option('--agent-binary <path>', "executable to run instead of the adapter's default")
+    .option('--model <name>', 'model passed to the agent CLI')
+    .option(
+      '--agent-arg <arg>',
+      'extra argument for the agent (repeatable; use --agent-arg=--flag for dashes)',
+      collect,
+    )
+    .option(
+      '--command <argv...>',
+      "the command adapter's argv; {prompt} and {promptFile} are replaced (one quoted string is split on spaces)",
+    )
+    .option('--script <file>', "the scripted agent's JSON script")
+    .option('--check <shell-command>', 'completion check: the loop completes only when this exits 0')
+    .option('--promise <text>', 'the agent claims completion by printing <promise>TEXT</promise>')
+    .option(
+      '--check-on <when>',
+      'claim | every-iteration: when to run the check (default: every-iteration, or claim with --promise)',
+    )
+    .option('--max-iterations <n>', 'iterations before a human gate asks to approve, reject or abort (default 10)')
+    .option('--iteration-timeout <secs>', 'time limit of one agent run (default 1800)')
+    .option('--heartbeat-timeout <secs>', 'the agent run must heartbeat within this (default 60)')
+    .option('--continue-as-new-every <n>', 'continue-as-new after this many iterations (default 50)')
+    .option('--config <file>', 'a LoopInput object as .json or .yaml; flags override its fields')
+    .option('--id <loopId>', 'the loop id (default: ralph-<task slug>-<hex>)')
+    .option('--follow', 'watch the loop until it ends; exit 0 if accepted, 1 otherwise')
+    .option('--json', 'print {loopId} (with --follow: {loopId, result}) as JSON; progress goes to stderr')
+    .action(
+      runCommand(StartOptions, async (o, _args, ctx) => {
+        const input = buildLoopInput(o, process.cwd());
+        const client = await ctx.client();
+        const loopId = await startLoop(client, input, { taskQueue: ctx.connection.taskQueue, loopId: o.id });
+        if (!o.follow) {
+          if (o.json) ctx.out.json({ loopId });
+          else ctx.out.line(loopId);
+          return;
+        }
+        if (!o.json) ctx.out.line(loopId);
+        const result = await followLoop(client, loopId, {
+          print: o.json ? ctx.out.note : ctx.out.line,
+          connectionFlags: ctx.connectionFlags,
+          taskQueue: ctx.connection.taskQueue,
+        });
+        if (o.json) ctx.out.json({ loopId, result });
+        return result.status === 'accepted' ? 0 : 1;
+      }),
+    );
+}
+
+/** Which flag sets each LoopInput field, so an error names what to type. */
+const FLAG_OF: Record<string, string> = {
+  prompt: '--prompt / --prompt-file',
+  promptFile: '--prompt-file',
+  workspace: '--workspace',
+  agent: '--agent',
+  'agent.adapter': '--agent',
+  'agent.binary': '--agent-binary',
+  'agent.model': '--model',
+  'agent.args': '--agent-arg',
+  'agent.command': '--command',
+  'agent.script': '--script',
+  completion: '--check / --promise',
+  'completion.command': '--check',
+  'completion.promise': '--promise',
+  'completion.checkOn': '--check-on',
+  maxIterations: '--max-iterations',
+  iterationTimeoutSeconds: '--iteration-timeout',
+  heartbeatTimeoutSeconds: '--heartbeat-timeout',
+  continueAsNewEvery: '--continue-as-new-every',
+};
+
+/**
+ * Builds the loop input: the config file's object (if any), then every flag given on top. Paths typed on the command
+ * line are relative to the current directory; a relative workspace in a config file is relative to that file.
+ * Throws {@link InvalidInputError} naming each bad field (and its flag) before anything is sent.
+ */
+export function buildLoopInput(o: StartOptions, cwd: string): LoopInputRaw {
+  if (o.prompt !== undefined && o.promptFile !== undefined)
+    throw new UsageError('use --prompt or --prompt-file, not both');
+  const base = o.config ? loadConfigFile(path.resolve(cwd, o.config)) : {};
+  const baseDir = o.config ? path.dirname(path.resolve(cwd, o.config)) : cwd;
+  const input: Record<string, unknown> = { ...base };
+  if (o.prompt !== undefined) {
+    input.prompt = o.prompt;
+    delete input.promptFile;
+  }
+  if (o.promptFile !== undefined) {
+    input.promptFile = path.resolve(cwd, o.promptFile);
+    delete input.prompt;
+  }
+  input.workspace = o.workspace
+    ? path.resolve(cwd, o.workspace)
+    : typeof base.workspace === 'string'
+      ? path.resolve(baseDir, base.workspace)
+      : cwd;
+
+  const agent: Record<string, unknown> = { ...asObject(base.agent) };
+  agent.adapter = o.agent ?? agent.adapter ?? (o.script ? 'scripted' : o.command ? 'command' : 'claude-code');
+  if (o.agentBinary !== undefined) agent.binary = o.agentBinary;
+  if (o.model !== undefined) agent.model = o.model;
+  if (o.agentArg !== undefined) agent.args = o.agentArg;
+  if (o.command !== undefined) agent.command = o.command.length === 1 ? splitArgv(o.command[0]) : o.command;
+  if (o.script !== undefined) agent.script = path.resolve(cwd, o.script);
+  input.agent = agent;
+
+  const completion: Record<string, unknown> = { ...asObject(base.completion) };
+  if (o.check !== undefined) completion.command = o.check;
+  if (o.promise !== undefined) completion.promise = o.promise;
+  if (o.checkOn !== undefined) completion.checkOn = o.checkOn;
+  input.completion = completion;
+
+  if (o.maxIterations !== undefined) input.maxIterations = o.maxIterations;
+  if (o.iterationTimeout !== undefined) input.iterationTimeoutSeconds = o.iterationTimeout;
+  if (o.heartbeatTimeout !== undefined) input.heartbeatTimeoutSeconds = o.heartbeatTimeout;
+  if (o.continueAsNewEvery !== undefined) input.continueAsNewEvery = o.continueAsNewEvery;
+
+  const parsed = LoopInput.safeParse(input);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const key = issue.path.map(String).join('.');
+      const flag = FLAG_OF[key] ?? FLAG_OF[String(issue.path[0])];
+      return formatIssues(new z.ZodError([issue])) + (flag ? ` (${flag})` : '');
+    });
+    throw new InvalidInputError(`invalid loop input: ${problems.join('; ')}`);
+  }
+  return input as LoopInputRaw;
+}
+
+function asObject(v: unknown): Record<string, unknown> {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+function loadConfigFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`config file not found: ${file}`);
+    throw e;
+  }
+  let value: unknown;
+  try {
+    value = /\.ya?ml$/i.test(file) ? YAML.parse(text) : JSON.parse(text);
+  } catch (e) {
+    throw new InvalidInputError(
+      `config file ${file} is not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${(e as Error).message}`,
+    );
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new InvalidInputError(
+      `config file ${file} must hold one LoopInput object (prompt, workspace, agent, completion, ...)`,
+    );
+  return value as Record<string, unknown>;
+}
+
+/** Splits one command string into argv on whitespace, honouring single and double quotes. */
+export function splitArgv(s: string): string[] {
+  const out: string[] = [];
+  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
+  for (let m = re.exec(s); m; m = re.exec(s))
+    out.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3]));
+  return out;
+}
+
+/** Options of {@link followLoop}. */
+export interface FollowOptions {
+  /** Where progress lines go. */
+  print: (line: string) => void;
+  /** Poll interval (default 1 s). */
+  intervalMs?: number;
+  /** Prefix of every line (the demo names its loops). */
+  label?: string;
+  /** Connection flags to repeat in the commands shown at a gate. */
+  connectionFlags?: string;
+  /** Task queue named in the hint printed while no worker answers. */
+  taskQueue?: string;
+  /** Called once per gate that opens, after it is printed (the demo answers gates here). */
+  onGate?: (gate: HumanGate, state: LoopState) => Promise<void> | void;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** One line about a finished iteration: outcome, agent exit, check and duration. */
+export function recordLine(r: IterationRecord): string {
+  const agent = r.agent.failure ? `agent failed (${r.agent.failure})` : `agent exit ${r.agent.exitCode ?? '-'}`;
+  const claim = r.agent.claimed ? ' · claimed done' : '';
+  return `iteration ${r.n} → ${r.outcome} · ${agent}${claim} · check ${checkText(r)} · ${formatDuration(r.durationMs)}`;
+}
+
+/** The check column of a record: passed, failed (exit n), timed out or not run. */
+export function checkText(r: IterationRecord): string {
+  if (!r.check) return 'not run';
+  if (r.check.passed) return 'passed';
+  return r.check.timedOut ? 'timed out' : `failed (exit ${r.check.exitCode ?? '-'})`;
+}
+
+/** A short excerpt of the feedback the next prompt carries: its first line and the first lines of tool output. */
+export function feedbackExcerpt(feedback: string[], width = 110): string[] {
+  const first = feedback[0];
+  if (!first) return [];
+  const clip = (s: string): string => (s.length > width ? `${s.slice(0, width - 1)}…` : s);
+  const lines = first.split('\n');
+  const out = [clip(lines[0])];
+  const outputAt = lines.findIndex((l) => /^(Output|Last output):$/.test(l.trim()));
+  if (outputAt >= 0)
+    out.push(
+      ...lines
+        .slice(outputAt + 1)
+        .filter((l) => l.trim())
+        .slice(0, 2)
+        .map((l) => `| ${clip(l.trim())}`),
+    );
+  return out;
+}
+
+/** One line saying how a loop ended. */
+export function resultLine(r: LoopResult): string {
+  const by = r.by ? ` (${r.by})` : '';
+  if (r.status === 'accepted')
+    return `accepted by ${r.acceptedBy ?? 'check'}${by} after ${r.iterations} iteration${r.iterations === 1 ? '' : 's'}: ${r.reason}`;
+  return `${r.status}${by} after ${r.iterations} iteration${r.iterations === 1 ? '' : 's'}: ${r.reason}`;
+}
+
+/** Where a loop stands, as `iteration 2/10 · agent · running` (the iteration being worked on while it runs). */
+export function positionLine(s: LoopState, o: { checking?: boolean } = {}): string {
+  if (s.phase === 'done') return `iteration ${s.iteration}/${s.maxIterations} · done`;
+  if (s.phase === 'starting')
+    return `starting (${s.maxIterations ? `max ${s.maxIterations} iterations` : 'validating input'})`;
+  const working = s.phase === 'agent' || s.phase === 'checking';
+  const n = working ? s.iteration + 1 : s.iteration;
+  // The loop records an iteration before it moves to the next phase, so "checking" is also seen briefly after the
+  // check ran: followers pass checking=false and show it as the agent phase of the next iteration.
+  const phase = s.phase === 'checking' && o.checking === false ? 'agent' : s.phase;
+  const where = phase === s.status ? phase : `${phase} · ${s.status}`;
+  return `iteration ${n}/${s.maxIterations} · ${where}`;
+}
+
+/**
+ * Polls a loop until it ends, printing what changes; returns its result. A workflow that failed before recording a
+ * result (e.g. invalid input found by the worker) yields a `failed` result with the failure's message.
+ */
+export async function followLoop(client: Client, loopId: string, o: FollowOptions): Promise<LoopResult> {
+  const t0 = Date.now();
+  const interval = o.intervalMs ?? 1000;
+  const prefix = o.label ? `${o.label} ` : '';
+  const stamp = (): string => {
+    const s = Math.floor((Date.now() - t0) / 1000);
+    return `[${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}]`;
+  };
+  const say = (text: string): void => o.print(`${stamp()} ${prefix}${text}`);
+  const indent = ' '.repeat(stamp().length + 1 + prefix.length);
+  const handle = client.workflow.getHandle(loopId);
+  let lastPosition = '';
+  let lastRecord = 0;
+  let lastGate = '';
+  const seenSignals = new Set<string>();
+  let noStateSince = Date.now();
+  let hinted = false;
+
+  const show = async (s: LoopState): Promise<void> => {
+    for (const r of s.records.filter((x) => x.n > lastRecord)) {
+      say(recordLine(r));
+      if (r.n === s.iteration && r.outcome !== 'completed')
+        feedbackExcerpt(s.pendingFeedback).forEach((l, i) =>
+          o.print(`${indent}  ${i === 0 ? 'feedback:' : '         '} ${l}`),
+        );
+      lastRecord = r.n;
+    }
+    for (const ev of s.signals) {
+      const key = JSON.stringify(ev);
+      if (seenSignals.has(key)) continue;
+      seenSignals.add(key);
+      say(`signal ${ev.name}${ev.by ? ` by ${ev.by}` : ''}: ${ev.applied ? 'applied' : 'IGNORED'} (${ev.note})`);
+    }
+    const position = positionLine(s, { checking: false });
+    if (position !== lastPosition && !TERMINAL_STATUSES.includes(s.status)) {
+      say(position);
+      lastPosition = position;
+    }
+    if (s.pendingGate && s.pendingGate.id !== lastGate) {
+      lastGate = s.pendingGate.id;
+      for (const l of gateLines(loopId, s.pendingGate, o.connectionFlags)) o.print(`${indent}${l}`);
+      await o.onGate?.(s.pendingGate, s);
+    }
+  };
+
+  for (;;) {
+    let closed: string | undefined;
+    try {
+      const d = await handle.describe();
+      closed = d.status.name === 'RUNNING' ? undefined : d.status.name;
+    } catch (e) {
+      if ((e as Error).name === 'WorkflowNotFoundError') throw new LoopNotFoundError(loopId, client.options.namespace);
+      throw e;
+    }
+    const state = await withTimeout(handle.query<LoopState>('status'), 5000);
+    if (state) {
+      noStateSince = Date.now();
+      await show(state);
+      if (state.result) {
+        say(resultLine(state.result));
+        return state.result;
+      }
+    } else if (!closed && !hinted && Date.now() - noStateSince > 10_000) {
+      hinted = true;
+      say(
+        `no worker has picked the loop up yet: start one with \`ralph worker\`${o.taskQueue ? ` (task queue ${o.taskQueue})` : ''}`,
+      );
+    }
+    if (closed) {
+      const result = await ended(handle, loopId, closed);
+      say(resultLine(result));
+      return result;
+    }
+    await sleep(interval);
+  }
+}
+
+async function ended(
+  handle: ReturnType<Client['workflow']['getHandle']>,
+  loopId: string,
+  closed: string,
+): Promise<LoopResult> {
+  try {
+    return (await handle.result()) as LoopResult;
+  } catch (e) {
+    const err = e as Error & { cause?: Error & { cause?: Error } };
+    const reason = err.cause?.message ?? err.message;
+    return {
+      loopId,
+      status: closed === 'TERMINATED' || closed === 'CANCELED' ? 'aborted' : 'failed',
+      reason: `workflow ${closed.toLowerCase()}: ${reason}`,
+      iterations: 0,
+      totals: {} as LoopResult['totals'],
+      stateFile: '',
+    };
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * `ralph status <id>`: where a loop stands (status, phase, iteration, agent, workspace), its pending human gate with
+ * the commands that answer it, running totals, the last iterations and signals, and the result once it ended.
+ * `--json` prints the full LoopState.
+ */
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { getLoopStatus } from '../../client';
+import type { LoopState } from '../../core/loop-types';
+import { formatDuration, runCommand, table } from '../run-command';
+import { gateLines } from '../signal-helpers';
+import { checkText, positionLine, resultLine } from './start';
+
+/** Options of `ralph status`. */
+export const StatusOptions = z.object({ json: z.boolean().default(false) });
+
+/** How many iteration records and signals the human view shows. */
+const RECORDS_SHOWN = 10;
+const SIGNALS_SHOWN = 5;
+
+/** Registers `ralph status` on the program. */
+export function statusCommand(program: Command): Command {
+  return program
+    .command('status <loopId>')
+    .description("show a loop's state: gate, totals, last iterations and signals, result")
+    .option('--json', 'print the full LoopState as JSON')
+    .action(
+      runCommand(StatusOptions, async (o, [loopId], ctx) => {
+        const client = await ctx.client();
+        const state = await getLoopStatus(client, loopId);
+        const d = await client.workflow.getHandle(loopId).describe();
+        if (o.json) {
+          ctx.out.json(state);
+          return;
+        }
+        let failure: string | undefined;
+        if (d.status.name !== 'RUNNING' && !state.result)
+          failure = await client.workflow
+            .getHandle(loopId)
+            .result()
+            .then(
+              () => undefined,
+              (e: Error & { cause?: Error }) => e.cause?.message ?? e.message,
+            );
+        for (const l of statusLines(state, ctx.connectionFlags, d.status.name, failure)) ctx.out.line(l);
+      }),
+    );
+}
+
+/** The human view of a loop's state, as lines. */
+export function statusLines(
+  s: LoopState,
+  connectionFlags = '',
+  workflowStatus = 'RUNNING',
+  failure?: string,
+): string[] {
+  const t = s.totals;
+  const out: string[] = [`loop ${s.loopId}`];
+  const field = (k: string, v: string | undefined): void => {
+    if (v) out.push(`  ${k.padEnd(10)} ${v}`);
+  };
+  // A workflow can end without the loop recording a result (invalid input found by the worker, terminated).
+  const endedEarly = workflowStatus !== 'RUNNING' && !s.result;
+  field(
+    'status',
+    endedEarly
+      ? `${workflowStatus.toLowerCase()} (before the loop recorded a result)`
+      : `${s.status}${s.paused && s.status !== 'paused' ? ' (pause requested)' : ''}`,
+  );
+  if (s.maxIterations && !endedEarly) field('position', positionLine(s));
+  if (workflowStatus !== 'RUNNING') field('workflow', workflowStatus.toLowerCase());
+  field('agent', s.agent);
+  field('workspace', s.workspace);
+  field('state', s.stateDir ? `${s.stateDir}/loops/${s.loopId}/state.json` : s.result?.stateFile);
+  field('started', s.startedAt && `${s.startedAt} (updated ${s.updatedAt}${s.run ? `, run ${s.run + 1}` : ''})`);
+  field('sleeping', s.sleepingUntil && `until ${s.sleepingUntil} (usage limit)`);
+  const labels = Object.entries(s.labels ?? {});
+  field('labels', labels.map(([k, v]) => `${k}=${v}`).join(' '));
+  if (failure) field('failure', failure);
+
+  if (s.pendingGate) out.push('', ...gateLines(s.loopId, s.pendingGate, connectionFlags));
+  if (s.pendingGuidance) out.push('', `guidance for the next prompt: ${s.pendingGuidance}`);
+
+  if (t && t.iterations !== undefined) {
+    const tokens = t.inputTokens || t.outputTokens ? `${t.inputTokens} in / ${t.outputTokens} out` : '0';
+    out.push(
+      '',
+      `totals: ${t.iterations} iteration${t.iterations === 1 ? '' : 's'} · checks ${t.checksPassed} passed / ${t.checksFailed} failed · ` +
+        `${t.agentFailures} agent failures · ${t.usageLimitWaits} usage-limit waits · ${t.humanGates} human gates · ` +
+        `tokens ${tokens} · cost $${t.costUsd.toFixed(2)}`,
+    );
+  }
+
+  const records = s.records.slice(-RECORDS_SHOWN);
+  if (records.length) {
+    out.push('', `last ${records.length} iteration${records.length === 1 ? '' : 's'}:`);
+    const rows = records.map((r) => [
+      r.n,
+      r.outcome,
+      r.agent.failure ? `failed: ${r.agent.failure.slice(0, 40)}` : (r.agent.exitCode ?? '-'),
+      checkText(r),
+      formatDuration(r.durationMs),
+    ]);
+    out.push(...table(['n', 'outcome', 'agent exit', 'check', 'duration'], rows).map((l) => `  ${l}`));
+  }
+
+  const signals = s.signals.slice(-SIGNALS_SHOWN);
+  if (signals.length) {
+    out.push('', 'last signals:');
+    for (const e of signals)
+      out.push(
+        `  ${e.at} ${e.name}${e.by ? ` by ${e.by}` : ''}: ${e.applied ? 'applied' : 'ignored'} (${e.note})${e.reason ? ` reason: ${e.reason}` : ''}`,
+      );
+  }
+
+  if (s.result) out.push('', `result: ${resultLine(s.result)}`, `  state file: ${s.result.stateFile}`);
+  return out;
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+/**
+ * `ralph`: the command-line interface. Global options say how to reach Temporal (flags win over TEMPORAL_ADDRESS,
+ * TEMPORAL_NAMESPACE, RALPH_TASK_QUEUE, TEMPORAL_API_KEY, TEMPORAL_TLS*, which win over defaults) and are accepted
+ * before or after the command. Each command lives in ./commands/<verb>.ts and runs through ./run-command.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command, CommanderError } from 'commander';
+import { abortCommand } from './commands/abort';
+import { approveCommand } from './commands/approve';
+import { demoCommand } from './commands/demo';
+import { devCommand } from './commands/dev';
+import { listCommand } from './commands/list';
+import { pauseCommand } from './commands/pause';
+import { rejectCommand } from './commands/reject';
+import { resumeCommand } from './commands/resume';
+import { startCommand } from './commands/start';
+import { statusCommand } from './commands/status';
+import { workerCommand } from './commands/worker';
+import { packageRoot } from '../dev/dev-server';
+import { reportError } from './run-command';
+
+/** The package's version, from package.json (found upward from here: src/ under ts, dist/src/ built). */
+export function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(packageRoot(__dirname), 'package.json'), 'utf8')) as { version: string })
+    .version;
+}
+
+/** Builds the `ralph` program with every command registered. */
+export function buildProgram(): Command {
+  const program = new Command('ralph')
+    .description('Ralph loops for AI coding agents as durable Temporal workflows')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .option('--address <host:port>', 'Temporal frontend (env TEMPORAL_ADDRESS; default localhost:7233)')
+    .option('--namespace <name>', 'Temporal namespace (env TEMPORAL_NAMESPACE; default default)')
+    .option('--task-queue <name>', 'task queue of the ralph workers (env RALPH_TASK_QUEUE; default ralph)')
+    .option('--api-key <key>', 'Temporal Cloud API key, implies TLS (env TEMPORAL_API_KEY)')
+    .option('--tls', 'connect with TLS (env TEMPORAL_TLS=true)')
+    .option('--tls-cert-path <file>', 'client certificate for mTLS (env TEMPORAL_TLS_CLIENT_CERT_PATH)')
+    .option('--tls-key-path <file>', 'client key for mTLS (env TEMPORAL_TLS_CLIENT_KEY_PATH)')
+    .option('--tls-ca-path <file>', 'server CA certificate (env TEMPORAL_TLS_SERVER_CA_CERT_PATH)')
+    .option('--tls-server-name <name>', 'server name to verify (env TEMPORAL_TLS_SERVER_NAME)')
+    // Set before the commands are added: `program.command()` copies these settings into each subcommand.
+    .exitOverride()
+    .showHelpAfterError('(add --help for usage)')
+    .configureHelp({ showGlobalOptions: true })
+    .configureOutput({ outputError: (text, write) => write(`ralph: ${text.replace(/^error: /, '')}`) });
+  for (const register of [
+    startCommand,
+    statusCommand,
+    listCommand,
+    approveCommand,
+    rejectCommand,
+    abortCommand,
+    pauseCommand,
+    resumeCommand,
+    workerCommand,
+    devCommand,
+    demoCommand,
+  ])
+    register(program);
+  return program;
+}
+
+/** Parses argv and runs the command; sets `process.exitCode` (2 for usage errors found by commander). */
+export async function main(argv: string[] = process.argv): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError || (e as Error).name === 'CommanderError') {
+      const c = e as CommanderError;
+      // --help and --version end with exit code 0; every other commander error is a usage error.
+      process.exitCode = c.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    process.exitCode = reportError(e);
+  }
+}
+
+if (require.main === module) void main();
