@@ -145,7 +145,9 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
   const stderr = readTail(stderrPath, 1024 * 1024);
   const parsed = adapter.parse({ stdout, stderr, exitCode: r.exitCode, now: Date.now() });
   const claim = detectCompletionClaim(parsed.finalText, input.promise);
-  const claimedFiles = [...new Set([...(parsed.filesTouched ?? []), ...parseClaimedFiles(parsed.finalText)])];
+  // Agents report absolute paths for their edits and relative ones in prose: compare them workspace-relative.
+  const rel = (f: string): string => (path.isAbsolute(f) ? path.relative(input.workspace, f) : f.replace(/^\.\//, ''));
+  const claimedFiles = [...new Set([...(parsed.filesTouched ?? []), ...parseClaimedFiles(parsed.finalText)].map(rel))];
   const usageLimit =
     parsed.usageLimit && (r.exitCode !== 0 || parsed.finalText.trim().length <= USAGE_LIMIT_TEXT_MAX)
       ? parsed.usageLimit

@@ -9,7 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { ConnectionConfig } from '../config/connection';
 import { connectClient } from '../client';
-import { DEFAULT_NAMESPACE, devServerSearchAttributeArgs } from '../core/constants';
+import { DEFAULT_NAMESPACE, DEV_SERVER_DYNAMIC_CONFIG_ARGS, devServerSearchAttributeArgs } from '../core/constants';
 
 /** Thrown when the dev server can't be started or doesn't come up. */
 export class DevServerError extends Error {
@@ -149,6 +149,7 @@ export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
     '--log-level',
     'warn',
     ...devServerSearchAttributeArgs(),
+    ...DEV_SERVER_DYNAMIC_CONFIG_ARGS,
   ];
   // Own process group: Ctrl-C in the terminal reaches only us, so we stop the worker before the server.
   const child = spawn(located.path, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -260,6 +261,7 @@ async function startWithSdk(o: DevServerOptions & { ip: string; port: number; ui
         ui: true,
         uiPort: o.uiPort,
         searchAttributes: ALL_SEARCH_ATTRIBUTE_KEYS,
+        extraArgs: DEV_SERVER_DYNAMIC_CONFIG_ARGS,
         log: { format: 'pretty', level: 'warn' },
       },
     });
