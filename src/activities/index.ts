@@ -7,3 +7,5 @@ export type { RunAgentInput, RunAgentResult } from './run-agent';
 export type { CheckCompletionInput, CheckCompletionResult } from './check-completion';
 export type { PersistStateInput, PersistStateResult } from './persist-state';
 export type { ValidateLoopInputInput } from './validate-input';
+export { runGate } from './gates/run-gate';
+export type { RunGateInput } from './gates/run-gate';

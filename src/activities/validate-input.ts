@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
+import { thresholdsFor } from '../config/gates-config';
 import { LoopInput, formatIssues } from '../config/loop-input';
+import { ConfigError, findConfigFile, loadGatesConfig } from '../config/load-config';
 import { ErrorTypes, RALPH_DIR } from '../core/constants';
 import { getAdapter } from './agents';
 import { loopDir } from './artifacts';
@@ -49,6 +51,29 @@ export async function validateLoopInput({ raw, loopId }: ValidateLoopInputInput)
       ErrorTypes.AgentConfigError,
     );
   assertAgentAvailable(input);
+  if (!input.gates) {
+    const file = findConfigFile(input.workspace);
+    if (file) {
+      try {
+        input.gates = loadGatesConfig(file);
+      } catch (e) {
+        if (e instanceof ConfigError || (e as Error).name === 'ConfigError')
+          throw ApplicationFailure.nonRetryable(
+            `invalid config ${(e as Error).message}: fix it (\`ralph config check\`)`,
+            ErrorTypes.InvalidInput,
+          );
+        throw e;
+      }
+    }
+  }
+  // Resolve each gate's thresholds (profile + overrides) here, so the workflow only carries numbers.
+  if (input.gates) {
+    const profile = input.gates.profile;
+    input.gates.gates = input.gates.gates.map((g) => ({
+      ...g,
+      thresholds: thresholdsFor(profile, g) as typeof g.thresholds,
+    }));
+  }
   input.stateDir = path.resolve(input.workspace, input.stateDir ?? RALPH_DIR);
   fs.mkdirSync(loopDir(input.stateDir, loopId), { recursive: true });
   return input;

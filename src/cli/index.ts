@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { abortCommand } from './commands/abort';
+import { configCommand } from './commands/config';
+import { statsCommand } from './commands/stats';
 import { approveCommand } from './commands/approve';
 import { demoCommand } from './commands/demo';
 import { devCommand } from './commands/dev';
@@ -58,6 +60,8 @@ export function buildProgram(): Command {
     workerCommand,
     devCommand,
     demoCommand,
+    configCommand,
+    statsCommand,
   ])
     register(program);
   return program;

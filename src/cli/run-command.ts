@@ -117,6 +117,7 @@ const KNOWN_ERRORS: Record<string, number> = {
   DevServerError: 1,
   CommandFailedError: 1,
   SignalIgnoredError: 1,
+  ConfigError: 2,
 };
 
 /** Prints an error as `ralph: <message>` (known errors) or with its stack (unknown ones); returns the exit code. */

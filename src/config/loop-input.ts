@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GatesConfig } from './gates-config';
 
 /** Agent adapters the loop can drive. */
 export const AgentAdapters = ['claude-code', 'codex', 'gemini', 'aider', 'command', 'scripted'] as const;
@@ -45,20 +46,16 @@ export const AgentSpec = z
 export type AgentSpec = z.infer<typeof AgentSpec>;
 
 /** What "done" means: a command that must exit 0, and/or a promise string the agent prints. */
-export const CompletionCriteria = z
-  .object({
-    /** Shell command run in the workspace; the loop completes only when it exits 0. */
-    command: z.string().min(1).optional(),
-    /** The agent claims completion by printing `<promise>TEXT</promise>` (or `EXIT_SIGNAL: true`). */
-    promise: z.string().min(1).optional(),
-    /** When to run the command: only when the agent claims done, or after every iteration. */
-    checkOn: z.enum(['claim', 'every-iteration']).optional(),
-    /** Time limit for the completion command. */
-    timeoutSeconds: z.number().int().positive().default(600),
-  })
-  .refine((c) => c.command !== undefined || c.promise !== undefined, {
-    message: 'set `completion.command` (a shell command that must exit 0) and/or `completion.promise`',
-  });
+export const CompletionCriteria = z.object({
+  /** Shell command run in the workspace; the loop completes only when it exits 0. */
+  command: z.string().min(1).optional(),
+  /** The agent claims completion by printing `<promise>TEXT</promise>` (or `EXIT_SIGNAL: true`). */
+  promise: z.string().min(1).optional(),
+  /** When to run the command: only when the agent claims done, or after every iteration. */
+  checkOn: z.enum(['claim', 'every-iteration']).optional(),
+  /** Time limit for the completion command. */
+  timeoutSeconds: z.number().int().positive().default(600),
+});
 /** What "done" means. */
 export type CompletionCriteria = z.infer<typeof CompletionCriteria>;
 
@@ -96,6 +93,11 @@ export const LoopInput = z
       .int()
       .positive()
       .default(6 * 3600),
+    /**
+     * Quality gates that decide completion (see ralph.config.yaml). Default: the workspace's ralph.config.yaml/.json
+     * if it has one, else none.
+     */
+    gates: GatesConfig.optional(),
     /** Free-form labels, shown by `ralph status`. */
     labels: z.record(z.string(), z.string()).default({}),
   })
@@ -103,7 +105,21 @@ export const LoopInput = z
   .refine((i) => i.prompt !== undefined || i.promptFile !== undefined, {
     message: 'set `prompt` (the task text) or `promptFile` (a file holding it)',
     path: ['prompt'],
-  });
+  })
+  .refine(
+    (i) => {
+      // Runs even when other fields are invalid (see `when`), so every problem is reported at once: guard the shape.
+      const c = (i as { completion?: { command?: unknown; promise?: unknown } }).completion;
+      const gates = (i as { gates?: { gates?: unknown[] } }).gates?.gates;
+      return !c || c.command !== undefined || c.promise !== undefined || (Array.isArray(gates) && gates.length > 0);
+    },
+    {
+      message:
+        'set `completion.command` (a shell command that must exit 0) and/or `completion.promise`, or configure `gates`',
+      path: ['completion'],
+      when: () => true,
+    },
+  );
 /** Input of the `ralphLoop` workflow, after defaults. */
 export type LoopInput = z.infer<typeof LoopInput>;
 /** Input of the `ralphLoop` workflow as a user writes it (defaults optional). */

@@ -173,6 +173,32 @@ export class LoopMachine {
     s.updatedAt = now;
   }
 
+  /** Records gate verdicts of an iteration (totals and per-gate stats); returns the new rejection streak. */
+  recordGates(verdicts: { name: string; passed: boolean; durationMs: number }[], rejected: boolean): number {
+    const s = this.state;
+    const t = s.totals;
+    s.gateStats ??= {};
+    for (const v of verdicts) {
+      const g = (s.gateStats[v.name] ??= { runs: 0, passed: 0, ms: 0 });
+      if (g.runs === 0) g.firstTryPassed = v.passed;
+      g.runs += 1;
+      g.ms += v.durationMs;
+      if (v.passed) g.passed += 1;
+      t.gateRuns = (t.gateRuns ?? 0) + 1;
+      t.gateMs = (t.gateMs ?? 0) + v.durationMs;
+    }
+    if (rejected) {
+      t.rejections = (t.rejections ?? 0) + 1;
+      s.rejectionStreak = (s.rejectionStreak ?? 0) + 1;
+    }
+    return s.rejectionStreak ?? 0;
+  }
+
+  /** Resets the rejection streak (a human chose to continue). */
+  resetRejections(): void {
+    this.state.rejectionStreak = 0;
+  }
+
   /** Counts one agent run (including re-runs after a usage limit). */
   countAgentRun(): void {
     this.state.totals.agentRuns += 1;

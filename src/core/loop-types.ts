@@ -20,7 +20,7 @@ export const TERMINAL_STATUSES: readonly LoopStatus[] = ['accepted', 'aborted', 
 
 /** What the loop is doing right now (finer than status); `starting` also means "between iterations". */
 export type LoopPhase =
-  'starting' | 'agent' | 'checking' | 'paused' | 'awaiting_human' | 'sleeping_usage_limit' | 'done';
+  'starting' | 'agent' | 'checking' | 'gates' | 'paused' | 'awaiting_human' | 'sleeping_usage_limit' | 'done';
 
 /** How one iteration ended. */
 export type IterationOutcome =
@@ -54,6 +54,14 @@ export interface IterationRecord {
   };
   check?: { passed: boolean; exitCode: number | null; durationMs: number; timedOut?: boolean };
   outcome: IterationOutcome;
+  /** Quality gates run this iteration: name, verdict, measured value. */
+  gates?: { name: string; passed: boolean; actual: string; durationMs: number }[];
+  /** Quality score 0-100 from the gate verdicts (core/gate-rules qualityScore). */
+  quality?: number;
+  /** The agent's completion claim was rejected by the gates (counts toward the rejection policy). */
+  rejected?: boolean;
+  /** Deterministic red flags, e.g. `suspicious_claim` (done claimed with little work and no files). */
+  flags?: string[];
   /** Folder of this iteration's artifacts (prompt, output, check log, record). */
   artifactDir: string;
 }
@@ -108,6 +116,10 @@ export interface LoopTotals {
   usageLimitWaits: number;
   usageLimitWaitMs: number;
   humanGates: number;
+  /** Completion claims rejected by the quality gates. */
+  rejections?: number;
+  gateRuns?: number;
+  gateMs?: number;
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
@@ -151,6 +163,14 @@ export interface LoopState {
   pendingFeedback: string[];
   /** Human guidance that goes into the next prompt. */
   pendingGuidance?: string;
+  /** Rejected completion claims since the last accepted human decision (the rejection policy counts these). */
+  rejectionStreak?: number;
+  /** Per-gate runs, passes and time, for `ralph stats`. */
+  gateStats?: Record<string, { runs: number; passed: number; ms: number; firstTryPassed?: boolean }>;
+  /** Multiplier of the token budget (a human's `reject` at the budget gate adds 0.5). */
+  budgetScale?: number;
+  /** The token budget warning was given. */
+  budgetWarned?: boolean;
   /** How many times the workflow continued-as-new. */
   run: number;
   startedAt: string;

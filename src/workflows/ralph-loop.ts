@@ -21,6 +21,14 @@ import type * as activities from '../activities';
 import type { LoopInput, LoopInputRaw } from '../config/loop-input';
 import { ErrorTypes, NON_RETRYABLE_ERROR_TYPES } from '../core/constants';
 import { feedbackFor } from '../core/feedback';
+import {
+  budgetState,
+  gateFeedback,
+  isSuspiciousClaim,
+  qualityScore,
+  type GateThresholds,
+  type GateVerdict,
+} from '../core/gate-rules';
 import { LoopMachine, type LoopCarry, type SignalName } from '../core/loop-machine';
 import type { IterationOutcome, IterationRecord, LoopResult } from '../core/loop-types';
 import * as messages from './messages';
@@ -162,6 +170,72 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
     throw e;
   };
 
+  /**
+   * Opens a human gate and waits for the decision, indefinitely. Returns the loop's result on approve/abort, or
+   * undefined on reject (the loop goes on, with guidance and extra iterations).
+   */
+  const humanGate = async (reason: string, title: string, details: string): Promise<LoopResult | undefined> => {
+    const gate = m.openGate({ reason, title, details, options: ['approve', 'reject', 'abort'] }, nowIso());
+    log.info(`human gate ${gate.id} opened: ${gate.title}`);
+    await persist();
+    await condition(() => m.pendingDecision !== undefined);
+    const d = m.pendingDecision!;
+    if (d.decision === 'approve')
+      return finish({
+        status: 'accepted',
+        acceptedBy: 'human',
+        reason: d.reason ?? `approved at gate ${gate.id}`,
+        by: d.by,
+      });
+    if (d.decision === 'abort')
+      return finish({ status: 'aborted', reason: d.reason ?? `aborted at gate ${gate.id}`, by: d.by });
+    if (reason === 'rejections') m.resetRejections();
+    if (reason === 'budget') m.state.budgetScale = (m.state.budgetScale ?? 1) + 0.5;
+    m.setPhase('agent', nowIso());
+    await persist();
+    return undefined;
+  };
+
+  const gateSpecs = input.gates?.gates.filter((g) => g.enabled) ?? [];
+  const runGates = (): Promise<GateVerdict[]> =>
+    Promise.all(
+      gateSpecs.map(async (gate) => {
+        // Each gate is its own activity: its own timeout and retry policy, and independent gates run in parallel.
+        const { runGate } = proxyActivities<typeof activities>({
+          startToCloseTimeout: `${gate.timeoutSeconds + 60} seconds`,
+          heartbeatTimeout: '1 minute',
+          retry: { maximumAttempts: 2, initialInterval: '1 second' },
+        });
+        try {
+          return await runGate({
+            loopId: m.state.loopId,
+            iteration: m.nextIteration,
+            workspace: input.workspace,
+            stateDir,
+            gate,
+            // Resolved (profile + overrides) by validateLoopInput.
+            thresholds: gate.thresholds as GateThresholds,
+          });
+        } catch (e) {
+          // A gate that can't run never counts as passing.
+          const why = describeActivityFailure(e).message;
+          const failed: GateVerdict = {
+            name: gate.name,
+            kind: gate.kind,
+            passed: false,
+            expected: 'the gate runs',
+            actual: 'could not run',
+            message: `${gate.name}: could not run (${why})`,
+            items: [],
+            score: 0,
+            durationMs: 0,
+            outputPath: '',
+          };
+          return failed;
+        }
+      }),
+    );
+
   await persist();
   let runIterations = 0;
 
@@ -185,30 +259,12 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
     }
 
     if (m.budgetExhausted) {
-      const gate = m.openGate(
-        {
-          reason: 'max_iterations',
-          title: `Reached ${m.state.maxIterations} iterations without passing the completion check`,
-          details: lastIterationSummary(m.state.records[m.state.records.length - 1]),
-          options: ['approve', 'reject', 'abort'],
-        },
-        nowIso(),
+      const outcome = await humanGate(
+        'max_iterations',
+        `Reached ${m.state.maxIterations} iterations without passing the completion check`,
+        lastIterationSummary(m.state.records[m.state.records.length - 1]),
       );
-      log.info(`human gate ${gate.id} opened: ${gate.title}`);
-      await persist();
-      await condition(() => m.pendingDecision !== undefined);
-      const d = m.pendingDecision!;
-      if (d.decision === 'approve')
-        return finish({
-          status: 'accepted',
-          acceptedBy: 'human',
-          reason: d.reason ?? `approved at gate ${gate.id}`,
-          by: d.by,
-        });
-      if (d.decision === 'abort')
-        return finish({ status: 'aborted', reason: d.reason ?? `aborted at gate ${gate.id}`, by: d.by });
-      m.setPhase('agent', nowIso());
-      await persist();
+      if (outcome) return outcome;
       continue;
     }
 
@@ -308,7 +364,25 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
       }
     }
 
-    const completed = command ? check?.passed === true : claimed && !agentFailure;
+    let verdicts: GateVerdict[] | undefined;
+    const gatesCfg = input.gates;
+    if (
+      gateSpecs.length &&
+      gatesCfg &&
+      !agentFailure &&
+      (gatesCfg.runOn === 'every-iteration' || claimed || !input.completion.promise)
+    ) {
+      m.setPhase('gates', nowIso());
+      verdicts = await runGates();
+    }
+    const gatesPassed = verdicts ? verdicts.every((v) => v.passed) : false;
+    const completed = gateSpecs.length
+      ? gatesPassed && (command ? check?.passed === true : true)
+      : command
+        ? check?.passed === true
+        : claimed && !agentFailure;
+    const rejected = gateSpecs.length > 0 && claimed && !completed && verdicts !== undefined;
+
     const outcome: IterationOutcome = completed
       ? 'completed'
       : agentTimedOut
@@ -345,6 +419,23 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
       outcome,
       artifactDir: agent?.artifactDir ?? '',
     };
+    if (verdicts) {
+      record.gates = verdicts.map((v) => ({
+        name: v.name,
+        passed: v.passed,
+        actual: v.actual,
+        durationMs: v.durationMs,
+      }));
+      record.quality = qualityScore(verdicts).score;
+      if (rejected) record.rejected = true;
+    }
+    const tokensOf = (u: { inputTokens?: number; outputTokens?: number } | undefined): number | undefined =>
+      u ? (u.inputTokens ?? 0) + (u.outputTokens ?? 0) : undefined;
+    const iterTokens = tokensOf(agent?.usage);
+    const earlier = m.state.records.map((r) => tokensOf(r.agent.usage)).filter((t): t is number => t !== undefined);
+    if (isSuspiciousClaim({ claimed, claimedFiles: agent?.claimedFiles.length ?? 0, tokens: iterTokens }, earlier))
+      record.flags = ['suspicious_claim'];
+
     const feedback = completed
       ? []
       : feedbackFor({
@@ -366,7 +457,37 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
               : undefined,
           promiseOnly: !command,
         });
+    const streak = verdicts ? m.recordGates(verdicts, rejected) : (m.state.rejectionStreak ?? 0);
+    const maxRetries = gatesCfg?.rejection.maxRetries ?? 3;
+    const failedGates = verdicts?.filter((v) => !v.passed) ?? [];
+    if (failedGates.length && !completed)
+      feedback.unshift(gateFeedback(failedGates, { claimed, rejection: streak, maxRetries }));
+    if (record.flags?.includes('suspicious_claim'))
+      feedback.push(
+        'Your completion claim came with far less work than earlier iterations and no changed files: make the changes in the workspace, then list them under ## Evidence.',
+      );
+    const budget = budgetState(
+      {
+        tokens: m.state.totals.inputTokens + m.state.totals.outputTokens + (iterTokens ?? 0),
+        costUsd: m.state.totals.costUsd + (agent?.usage?.costUsd ?? 0),
+      },
+      gatesCfg?.tokenBudget,
+      m.state.budgetScale ?? 1,
+    );
+    if (
+      budget &&
+      !completed &&
+      !budget.exhausted &&
+      budget.left <= (gatesCfg?.tokenBudget?.warnThreshold ?? 0.2) &&
+      !m.state.budgetWarned
+    ) {
+      m.state.budgetWarned = true;
+      feedback.push(
+        `Token budget: ${Math.round(budget.left * 100)}% left (${budget.used}). Finish what the task requires first.`,
+      );
+    }
     m.recordIteration(record, feedback, nowIso());
+
     if (!completed) m.setPhase('starting', nowIso());
     runIterations++;
     await persist(record);
@@ -374,11 +495,29 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
     if (completed)
       return finish({
         status: 'accepted',
-        acceptedBy: command ? 'check' : 'promise',
-        reason: command
-          ? `completion check \`${command}\` passed at iteration ${n}`
-          : `agent promised completion at iteration ${n}`,
+        acceptedBy: command || gateSpecs.length ? 'check' : 'promise',
+        reason: gateSpecs.length
+          ? `all ${gateSpecs.length} quality gates passed${command ? ` and \`${command}\` passed` : ''} at iteration ${n}`
+          : command
+            ? `completion check \`${command}\` passed at iteration ${n}`
+            : `agent promised completion at iteration ${n}`,
       });
+
+    if (rejected && streak >= maxRetries && gatesCfg?.rejection.escalateToHuman !== false) {
+      const outcome = await humanGate(
+        'rejections',
+        `Completion claim rejected ${streak} times by the quality gates`,
+        failedGates.map((v) => `${v.name}: ${v.message}`).join('\n'),
+      );
+      if (outcome) return outcome;
+    } else if (budget?.exhausted) {
+      const outcome = await humanGate(
+        'budget',
+        `Token budget used up before the gates passed (${budget.used})`,
+        lastIterationSummary(record),
+      );
+      if (outcome) return outcome;
+    }
   }
 }
 

@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Context } from '@temporalio/activity';
+import { CancelledFailure } from '@temporalio/common';
+import { DEFAULT_FORMATS, type GateSpec } from '../../config/gates-config';
+import { evaluateGate, type GateThresholds, type GateVerdict } from '../../core/gate-rules';
+import { unparsed, type ParsedGateOutput } from '../../core/gates';
+import { iterationDir } from '../artifacts';
+import { readTail, runLogged } from '../process';
+import { parserFor } from './parsers';
+
+/** Input of {@link runGate}. */
+export interface RunGateInput {
+  loopId: string;
+  iteration: number;
+  workspace: string;
+  stateDir: string;
+  gate: GateSpec;
+  thresholds: GateThresholds;
+}
+
+/** Largest output a parser reads (the end of it). */
+const PARSE_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * Runs one quality gate in the workspace: its command (in its own process group, with its own timeout), then the
+ * parser of its output format (stdout, or its report file), then the verdict against its thresholds. Fails closed:
+ * a timeout, a command that can't start or output that can't be parsed never passes. Raw output goes to
+ * `iterations/NNN/gates/<name>.log`.
+ */
+export async function runGate(input: RunGateInput): Promise<GateVerdict> {
+  const ctx = Context.current();
+  const { gate } = input;
+  const dir = path.join(iterationDir(input.stateDir, input.loopId, input.iteration), 'gates');
+  const outputPath = path.join(dir, `${gate.name}.log`);
+  const cwd = path.resolve(input.workspace, gate.cwd);
+  const reportPath = gate.report ? path.resolve(cwd, gate.report) : undefined;
+  // A stale report from an earlier run must never be read as this run's result.
+  if (reportPath) fs.rmSync(reportPath, { force: true });
+  const r = await runLogged({
+    file: gate.command,
+    args: [],
+    shell: true,
+    cwd,
+    env: { ...(process.env as Record<string, string>), CI: 'true', FORCE_COLOR: '0', NO_COLOR: '1' },
+    stdoutPath: outputPath,
+    stderrPath: path.join(dir, `${gate.name}.stderr.log`),
+    deadlineMs: gate.timeoutSeconds * 1000,
+    heartbeatEveryMs: 2000,
+    onHeartbeat: (p) => ctx.heartbeat(p),
+    signal: ctx.cancellationSignal,
+  });
+  if (r.cancelled) throw new CancelledFailure(`gate ${gate.name} cancelled`);
+  const format = gate.format ?? DEFAULT_FORMATS[gate.kind];
+  let parsed: ParsedGateOutput;
+  if (reportPath && !fs.existsSync(reportPath))
+    parsed = unparsed(`report ${gate.report} was not written by \`${gate.command}\``);
+  else {
+    const text = reportPath ? readTail(reportPath, PARSE_LIMIT) : readTail(outputPath, PARSE_LIMIT);
+    parsed = format === 'exit-code' ? { parsed: true, items: [] } : parserFor(format)(text);
+    if (reportPath) fs.copyFileSync(reportPath, path.join(dir, `${gate.name}.report${path.extname(reportPath)}`));
+  }
+  // Tools report absolute paths (eslint, stack traces): show them workspace-relative, as the agent sees them.
+  parsed = {
+    ...parsed,
+    items: parsed.items.map((i) =>
+      i.file && path.isAbsolute(i.file) && i.file.startsWith(input.workspace + path.sep)
+        ? { ...i, file: path.relative(input.workspace, i.file) }
+        : i,
+    ),
+  };
+  return evaluateGate(
+    {
+      name: gate.name,
+      kind: gate.kind,
+      exitCode: r.exitCode,
+      timedOut: r.timedOut,
+      startError: r.spawnError,
+      parsed,
+      outputPath,
+      durationMs: r.durationMs,
+    },
+    input.thresholds,
+  );
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { GateKinds, OutputFormats, Severities, type GateKind, type OutputFormat } from '../core/gates';
+import { Profiles, type GateThresholds, type ProfileName } from '../core/gate-rules';
+
+const Coverage = z
+  .object({
+    lines: z.number().min(0).max(100),
+    branches: z.number().min(0).max(100),
+    functions: z.number().min(0).max(100),
+    statements: z.number().min(0).max(100),
+  })
+  .partial()
+  .strict();
+
+/** Threshold overrides of one gate (the profile gives the rest). */
+export const GateThresholdsSchema = z
+  .object({
+    maxErrors: z.number().int().nonnegative(),
+    maxWarnings: z.number().int().nonnegative(),
+    minPassRate: z.number().min(0).max(100),
+    coverage: Coverage,
+    maxSeverity: z.enum(Severities),
+  })
+  .partial()
+  .strict();
+
+/** One quality gate: a command the orchestrator runs, how to read its output, and its thresholds. */
+export const GateSpec = z
+  .object({
+    /** Unique name, shown in rejections (`typecheck`, `unit-tests`...). */
+    name: z
+      .string()
+      .min(1)
+      .regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore'),
+    kind: z.enum(GateKinds, { error: `must be one of ${GateKinds.join(', ')}` }),
+    /** Shell command, run in `cwd` (relative to the workspace). */
+    command: z.string().min(1),
+    /** How to read the output; default by kind (see DEFAULT_FORMATS). */
+    format: z.enum(OutputFormats, { error: `must be one of ${OutputFormats.join(', ')}` }).optional(),
+    /** Read this file (relative to cwd) after the command instead of its stdout, e.g. coverage/coverage-summary.json. */
+    report: z.string().min(1).optional(),
+    cwd: z.string().default('.'),
+    timeoutSeconds: z.number().int().positive().default(600),
+    enabled: z.boolean().default(true),
+    /** Overrides of the profile's thresholds; after validation, the full resolved thresholds. */
+    thresholds: GateThresholdsSchema.default({}),
+  })
+  .strict();
+/** One quality gate. */
+export type GateSpec = z.infer<typeof GateSpec>;
+
+/** Rejection policy: how many rejected completion claims before a human decides. */
+export const RejectionPolicy = z
+  .object({
+    maxRetries: z.number().int().positive().default(3),
+    escalateToHuman: z.boolean().default(true),
+  })
+  .strict();
+
+/** Token budget of a loop. */
+export const TokenBudget = z
+  .object({
+    maxTokens: z.number().int().positive().optional(),
+    maxCostUsd: z.number().positive().optional(),
+    /** Warn when this share of the budget is left. */
+    warnThreshold: z.number().min(0).max(1).default(0.2),
+  })
+  .strict();
+
+/**
+ * `ralph.config.yaml` / `.json`: the gates that decide completion, the threshold profile, the rejection policy and the
+ * token budget. The one source of truth for config files, loop inputs and `ralph config schema`.
+ */
+export const GatesConfig = z
+  .object({
+    profile: z.enum(Object.keys(Profiles) as [ProfileName, ...ProfileName[]]).default('standard'),
+    gates: z
+      .array(GateSpec)
+      .default([])
+      .superRefine((gates, ctx) => {
+        const seen = new Set<string>();
+        gates.forEach((g, i) => {
+          if (seen.has(g.name))
+            ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate gate name "${g.name}"` });
+          seen.add(g.name);
+        });
+      }),
+    /** Run the gates when the agent claims done (default), or after every iteration. */
+    runOn: z.enum(['claim', 'every-iteration']).default('claim'),
+    rejection: RejectionPolicy.default({ maxRetries: 3, escalateToHuman: true }),
+    tokenBudget: TokenBudget.optional(),
+  })
+  .strict();
+/** A gates configuration, after defaults. */
+export type GatesConfig = z.infer<typeof GatesConfig>;
+/** A gates configuration as written. */
+export type GatesConfigRaw = z.input<typeof GatesConfig>;
+
+/** Output format used when a gate names none. */
+export const DEFAULT_FORMATS: Record<GateKind, OutputFormat> = {
+  build: 'exit-code',
+  typecheck: 'tsc',
+  lint: 'eslint-json',
+  test: 'jest-json',
+  coverage: 'istanbul-summary',
+  audit: 'npm-audit-json',
+  custom: 'exit-code',
+};
+
+/** The thresholds a gate runs with: its profile's for its kind, overridden by its own. */
+export function thresholdsFor(profile: ProfileName, gate: GateSpec): GateThresholds {
+  const base = Profiles[profile][gate.kind] as GateThresholds;
+  const own = gate.thresholds;
+  return {
+    ...base,
+    ...own,
+    coverage:
+      base.coverage || own.coverage ? ({ ...base.coverage, ...own.coverage } as GateThresholds['coverage']) : undefined,
+  };
+}
+
+/** JSON Schema of the config file, for editors (`ralph config schema`). */
+export function gatesConfigJsonSchema(): unknown {
+  return z.toJSONSchema(GatesConfig, { io: 'input' });
+}
