@@ -56,6 +56,8 @@ export interface IterationRecord {
   outcome: IterationOutcome;
   /** Quality gates run this iteration: name, verdict, measured value. */
   gates?: { name: string; passed: boolean; actual: string; durationMs: number }[];
+  /** Wall time of the gates phase (gates run in parallel: close to the slowest gate). */
+  gatesWallMs?: number;
   /** Quality score 0-100 from the gate verdicts (core/gate-rules qualityScore). */
   quality?: number;
   /** The agent's completion claim was rejected by the gates (counts toward the rejection policy). */

@@ -365,6 +365,7 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
     }
 
     let verdicts: GateVerdict[] | undefined;
+    let gatesWallMs: number | undefined;
     const gatesCfg = input.gates;
     if (
       gateSpecs.length &&
@@ -373,7 +374,9 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
       (gatesCfg.runOn === 'every-iteration' || claimed || !input.completion.promise)
     ) {
       m.setPhase('gates', nowIso());
+      const tg = Date.now();
       verdicts = await runGates();
+      gatesWallMs = Date.now() - tg;
     }
     const gatesPassed = verdicts ? verdicts.every((v) => v.passed) : false;
     const completed = gateSpecs.length
@@ -427,6 +430,7 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
         durationMs: v.durationMs,
       }));
       record.quality = qualityScore(verdicts).score;
+      record.gatesWallMs = gatesWallMs;
       if (rejected) record.rejected = true;
     }
     const tokensOf = (u: { inputTokens?: number; outputTokens?: number } | undefined): number | undefined =>

@@ -183,4 +183,77 @@ describe('ralphLoop quality gates', () => {
     await h.signal(id, 'abort', { reason: 'wrong approach' });
     expect(await h.result(id)).toMatchObject({ status: 'aborted', reason: 'wrong approach', iterations: 1 });
   });
+
+  it('runs the gates after every iteration when configured, and accepts without a claim once they pass', async () => {
+    const ws = tempWorkspace(
+      { 'package.json': PKG, 'sum.js': buggySum, 'sum.test.js': sumTests },
+      { iterations: [[{ print: 'looking' }], [{ write: 'sum.js', content: goodSum }]] },
+    );
+    const id = await h.startLoop(
+      scriptedLoop(ws, {
+        completion: {},
+        gates: { runOn: 'every-iteration', gates: [{ name: 'unit', kind: 'test', command: JEST }] },
+      }),
+    );
+    expect(await h.result(id)).toMatchObject({ status: 'accepted', acceptedBy: 'check', iterations: 2 });
+    const s = await h.status(id);
+    expect(s.records.map((r) => [r.outcome, r.rejected ?? false, r.quality])).toEqual([
+      ['continue', false, 33],
+      ['completed', false, 100],
+    ]);
+    expect(promptOf(ws, id, 2)).toContain('Quality gates still failing');
+  });
+
+  it('flags a done claim made with far fewer tokens than usual and no files', async () => {
+    const work = (n: number) => [
+      { write: `f${n}.txt`, content: 'x' },
+      { usage: { inputTokens: 1000, outputTokens: 200 } },
+    ];
+    const ws = tempWorkspace(
+      { 'package.json': PKG, 'sum.js': buggySum, 'sum.test.js': sumTests },
+      {
+        iterations: [work(1), work(2), [{ usage: { inputTokens: 20, outputTokens: 5 } }, { promise: 'DONE' }]],
+        default: [{ print: 'idle' }],
+      },
+    );
+    const id = await h.startLoop(
+      gatedLoop(ws, { gates: [{ name: 'unit', kind: 'test', command: JEST }] }, { maxIterations: 3 }),
+    );
+    const s = await h.waitFor(id, (st) => st.pendingGate !== undefined, 60_000);
+    expect(s.records.map((r) => r.flags ?? [])).toEqual([[], [], ['suspicious_claim']]);
+    expect(s.records[2].rejected).toBe(true);
+    expect(s.pendingFeedback.join('\n')).toContain('far less work than earlier iterations and no changed files');
+    await h.signal(id, 'abort');
+    await h.result(id);
+  });
+
+  it('warns when the token budget runs low and opens a human gate when it is used up', async () => {
+    const ws = tempWorkspace(
+      { 'package.json': PKG },
+      { default: [{ usage: { inputTokens: 300, outputTokens: 100 } }] },
+    );
+    const id = await h.startLoop(
+      gatedLoop(
+        ws,
+        {
+          gates: [{ name: 'unit', kind: 'test', command: JEST }],
+          tokenBudget: { maxTokens: 1000, warnThreshold: 0.5 },
+        },
+        { maxIterations: 20 },
+      ),
+    );
+    const s = await h.waitFor(id, (st) => st.pendingGate !== undefined, 60_000);
+    expect(s.iteration).toBe(3);
+    expect(s.pendingGate).toMatchObject({
+      reason: 'budget',
+      title: 'Token budget used up before the gates passed (1200 of 1000 tokens)',
+    });
+    expect(promptOf(ws, id, 3)).toContain('Token budget: 20% left (800 of 1000 tokens)');
+    // reject = go on with 50% more budget.
+    await h.signal(id, 'reject', { guidance: 'wrap up' });
+    const again = await h.waitFor(id, (st) => st.pendingGate !== undefined && st.iteration === 4, 60_000);
+    expect(again.pendingGate!.title).toBe('Token budget used up before the gates passed (1600 of 1500 tokens)');
+    await h.signal(id, 'abort', { reason: 'over budget' });
+    expect(await h.result(id)).toMatchObject({ status: 'aborted', reason: 'over budget', iterations: 4 });
+  });
 });
