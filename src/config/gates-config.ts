@@ -41,6 +41,8 @@ export const GateSpec = z
     report: z.string().min(1).optional(),
     cwd: z.string().default('.'),
     timeoutSeconds: z.number().int().positive().default(600),
+    /** Temporal attempts for the gate's activity (infrastructure failures; a failing gate is a verdict, not retried). */
+    maxAttempts: z.number().int().positive().max(10).default(2),
     enabled: z.boolean().default(true),
     /** Overrides of the profile's thresholds; after validation, the full resolved thresholds. */
     thresholds: GateThresholdsSchema.default({}),

@@ -55,13 +55,15 @@ export interface IterationRecord {
   check?: { passed: boolean; exitCode: number | null; durationMs: number; timedOut?: boolean };
   outcome: IterationOutcome;
   /** Quality gates run this iteration: name, verdict, measured value. */
-  gates?: { name: string; passed: boolean; actual: string; durationMs: number }[];
+  gates?: { name: string; passed: boolean; expected?: string; actual: string; durationMs: number }[];
   /** Wall time of the gates phase (gates run in parallel: close to the slowest gate). */
   gatesWallMs?: number;
   /** Quality score 0-100 from the gate verdicts (core/gate-rules qualityScore). */
   quality?: number;
   /** The agent's completion claim was rejected by the gates (counts toward the rejection policy). */
   rejected?: boolean;
+  /** Which rejection in a row this was (the policy escalates at `rejection.maxRetries`). */
+  rejection?: number;
   /** Deterministic red flags, e.g. `suspicious_claim` (done claimed with little work and no files). */
   flags?: string[];
   /** Folder of this iteration's artifacts (prompt, output, check log, record). */

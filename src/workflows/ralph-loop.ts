@@ -204,7 +204,7 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
         const { runGate } = proxyActivities<typeof activities>({
           startToCloseTimeout: `${gate.timeoutSeconds + 60} seconds`,
           heartbeatTimeout: '1 minute',
-          retry: { maximumAttempts: 2, initialInterval: '1 second' },
+          retry: { maximumAttempts: gate.maxAttempts ?? 2, initialInterval: '1 second' },
         });
         try {
           return await runGate({
@@ -426,6 +426,7 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
       record.gates = verdicts.map((v) => ({
         name: v.name,
         passed: v.passed,
+        expected: v.expected,
         actual: v.actual,
         durationMs: v.durationMs,
       }));
@@ -462,6 +463,7 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
           promiseOnly: !command,
         });
     const streak = verdicts ? m.recordGates(verdicts, rejected) : (m.state.rejectionStreak ?? 0);
+    if (rejected) record.rejection = streak;
     const maxRetries = gatesCfg?.rejection.maxRetries ?? 3;
     const failedGates = verdicts?.filter((v) => !v.passed) ?? [];
     if (failedGates.length && !completed)

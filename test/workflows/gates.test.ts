@@ -50,7 +50,11 @@ describe('ralphLoop quality gates', () => {
       rejected: true,
       gates: [{ name: 'unit', passed: false }],
     });
-    expect(s.records[0].gates![0].actual).toBe('2 of 3 failing (33.3% pass)');
+    expect(s.records[0].gates![0]).toMatchObject({
+      expected: '>= 95% pass rate',
+      actual: '2 of 3 failing (33.3% pass)',
+    });
+    expect(s.records[0].rejection).toBe(1);
     expect(s.records[1]).toMatchObject({ outcome: 'completed', quality: 100, gates: [{ name: 'unit', passed: true }] });
     expect(s.totals).toMatchObject({ rejections: 1, gateRuns: 2 });
     const p2 = promptOf(ws, id, 2);
