@@ -28,14 +28,16 @@ export function loadGatesConfig(file: string): GatesConfig {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
-    throw new ConfigError(file, [`can't read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`]);
+    const code = (e as NodeJS.ErrnoException).code;
+    const fix = code === 'ENOENT' ? ': check the path, or create one with `ralph config init --write`' : '';
+    throw new ConfigError(file, [`can't read it (${code ?? (e as Error).message})${fix}`]);
   }
   let raw: unknown;
   try {
     raw = file.endsWith('.json') ? JSON.parse(text) : YAML.parse(text, { prettyErrors: true });
   } catch (e) {
     throw new ConfigError(file, [
-      `not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(e as Error).message.split('\n')[0]}`,
+      `not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(e as Error).message.split('\n')[0].replace(/:\s*$/, '')}`,
     ]);
   }
   return parseGatesConfig(raw ?? {}, file);

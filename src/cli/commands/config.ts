@@ -81,6 +81,8 @@ export function configCommand(program: Command): Command {
     .action(
       runCommand(ConfigInitOptions, async (o, _args, ctx) => {
         const ws = path.resolve(o.workspace);
+        if (!fs.existsSync(ws) || !fs.statSync(ws).isDirectory())
+          throw new UsageError(`workspace ${ws} does not exist or is not a directory: fix --workspace`);
         const gates = detectGates(ws);
         if (!gates.length)
           throw new UsageError(
