@@ -1,0 +1,312 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import execa from 'execa';
+import { diffSnapshots, type SnapshotKind, type WorkspaceSnapshot } from '../../core/snapshot-diff';
+import { loopDir, writeJsonAtomic } from '../artifacts';
+import {
+  EXCLUDE_STATE_PATHSPEC,
+  git,
+  gitHead,
+  gitPrefix,
+  isStatePath,
+  snapshotDir,
+  snapshotGit,
+  WorkspaceGitError,
+} from './snapshot';
+
+/** Input of {@link createCheckpoint}. */
+export interface CreateCheckpointInput {
+  workspace: string;
+  /** The loop's state folder: archives of plain-folder workspaces go under `<stateDir>/loops/<loopId>/checkpoints`. */
+  stateDir: string;
+  loopId: string;
+  /** Name of the checkpoint, unique within the loop (e.g. `iteration-007-pre`); reusing it replaces the checkpoint. */
+  label: string;
+}
+
+/** Result of {@link createCheckpoint}. */
+export interface CreateCheckpointResult {
+  /** `refs/ralph/<loopId>/<label>` in a git workspace, the archive's path otherwise. */
+  ref: string;
+  /** The checkpoint commit (git workspaces only). */
+  commit: string | null;
+  kind: SnapshotKind;
+}
+
+/** Input of {@link rollbackToCheckpoint}. */
+export type RollbackToCheckpointInput = CreateCheckpointInput;
+
+/** Result of {@link rollbackToCheckpoint}: workspace-relative posix paths, sorted. */
+export interface RollbackToCheckpointResult {
+  /** Files rewritten with the checkpoint's content (changed or deleted since). */
+  restored: string[];
+  /** Files removed because the checkpoint did not have them. */
+  removed: string[];
+}
+
+/** Input of {@link listCheckpoints}. */
+export interface ListCheckpointsInput {
+  workspace: string;
+  loopId: string;
+  /** Needed for plain-folder workspaces only; defaults to `<workspace>/.ralph`. */
+  stateDir?: string;
+}
+
+/** One checkpoint of a loop. */
+export interface CheckpointInfo {
+  label: string;
+  ref: string;
+  commit: string | null;
+  createdAt: string;
+}
+
+/** Result of {@link listCheckpoints}: oldest first. */
+export interface ListCheckpointsResult {
+  kind: SnapshotKind;
+  checkpoints: CheckpointInfo[];
+}
+
+/** Thrown when a rollback names a checkpoint that does not exist. */
+export class CheckpointNotFoundError extends Error {
+  override readonly name = 'CheckpointNotFoundError';
+  constructor(
+    readonly workspace: string,
+    readonly loopId: string,
+    readonly label: string,
+  ) {
+    super(`no checkpoint '${label}' of loop '${loopId}' in ${workspace}`);
+  }
+}
+
+/** Makes a string safe as one component of a git ref and of a file name (same mapping as loopDir for the rest). */
+export const refComponent = (s: string): string =>
+  s
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/^[.-]/, '_')
+    .replace(/\.\./g, '__')
+    .replace(/\.lock$/, '_lock') || '_';
+
+/** The ref that holds a git workspace's checkpoint. */
+export const checkpointRef = (loopId: string, label: string): string =>
+  `refs/ralph/${refComponent(loopId)}/${refComponent(label)}`;
+
+const checkpointsDir = (stateDir: string, loopId: string): string =>
+  path.join(loopDir(stateDir, loopId), 'checkpoints');
+const archivePath = (stateDir: string, loopId: string, label: string): string =>
+  path.join(checkpointsDir(stateDir, loopId), `${refComponent(label)}.tar.gz`);
+const manifestPath = (archive: string): string => archive.replace(/\.tar\.gz$/, '.json');
+
+// Fixed identity: checkpoints must work on machines with no user.name/user.email configured.
+const COMMIT_ENV = {
+  GIT_AUTHOR_NAME: 'ralph',
+  GIT_AUTHOR_EMAIL: 'ralph@localhost',
+  GIT_COMMITTER_NAME: 'ralph',
+  GIT_COMMITTER_EMAIL: 'ralph@localhost',
+};
+
+/** Manifest stored next to a plain folder's archive: the files it holds and their blob ids. */
+interface ArchiveManifest {
+  label: string;
+  createdAt: string;
+  files: Record<string, string>;
+}
+
+/** Runs `fn` with a fresh, empty temporary index file; the user's own index is never read-modified-written. */
+async function withTempIndex<T>(fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'ralph-index-'));
+  try {
+    return await fn({ GIT_INDEX_FILE: path.join(dir, 'index') });
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Writes a gzip'd tar of the given workspace-relative paths, atomically (temp file, then rename). */
+async function writeArchive(workspace: string, paths: string[], archive: string): Promise<void> {
+  await fs.promises.mkdir(path.dirname(archive), { recursive: true });
+  const tmp = `${archive}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    // --verbatim-files-from: a file named "-x" is a name, not an option.
+    await execa('tar', ['-czf', tmp, '-C', workspace, '--null', '--verbatim-files-from', '--no-recursion', '-T', '-'], {
+      input: paths.map((p) => `${p}\0`).join(''),
+    });
+    await fs.promises.rename(tmp, archive);
+  } finally {
+    await fs.promises.rm(tmp, { force: true });
+  }
+}
+
+/**
+ * Records the workspace's current files so the loop can return to them. In a git work tree: the tracked files and
+ * the untracked ones that are not ignored become a commit under `refs/ralph/<loopId>/<label>`, built in a temporary
+ * index so the user's branch, index, stash and work tree stay as they are. Elsewhere: a tar.gz under the loop's state
+ * folder. The state folder is never included. Idempotent: the same label again replaces the checkpoint.
+ */
+export async function createCheckpoint(input: CreateCheckpointInput): Promise<CreateCheckpointResult> {
+  const { workspace, stateDir, loopId, label } = input;
+  const prefix = await gitPrefix(workspace);
+  if (prefix === null) {
+    const archive = archivePath(stateDir, loopId, label);
+    const snap = await snapshotDir(workspace, [stateDir]);
+    await writeArchive(workspace, Object.keys(snap.files), archive);
+    writeJsonAtomic(manifestPath(archive), {
+      label,
+      createdAt: new Date().toISOString(),
+      files: snap.files,
+    } satisfies ArchiveManifest);
+    return { ref: archive, commit: null, kind: 'dir' };
+  }
+  const head = await gitHead(workspace);
+  const ref = checkpointRef(loopId, label);
+  const commit = await withTempIndex(async (env) => {
+    // Starting from a copy of the user's index keeps its stat data, so `add -A` re-hashes only changed files
+    // (a fresh read-tree of HEAD has no stat data, so every file would be read and hashed again).
+    const userIndex = path.resolve(workspace, (await git(workspace, ['rev-parse', '--git-path', 'index'])).trim());
+    const st = await fs.promises.stat(userIndex).catch(() => undefined);
+    if (st) {
+      await fs.promises.copyFile(userIndex, env.GIT_INDEX_FILE);
+      // Same mtime as the original, so git's racy-entry check judges the copied entries exactly as it would there.
+      await fs.promises.utimes(env.GIT_INDEX_FILE, st.atime, st.mtime);
+    } else await git(workspace, ['read-tree', ...(head ? [head] : ['--empty'])], { env });
+    await git(workspace, ['add', '-A', '--', '.', EXCLUDE_STATE_PATHSPEC], { env });
+    const tree = (await git(workspace, ['write-tree'], { env })).trim();
+    const parents = head ? ['-p', head] : [];
+    const args = ['commit-tree', '--no-gpg-sign', ...parents, '-m', `ralph checkpoint ${label}`, tree];
+    return (await git(workspace, args, { env: { ...env, ...COMMIT_ENV } })).trim();
+  });
+  await git(workspace, ['update-ref', ref, commit]);
+  return { ref, commit, kind: 'git' };
+}
+
+/** Removes files, then the folders that removal left empty (up to, not including, the workspace). */
+async function removeFiles(workspace: string, paths: string[]): Promise<void> {
+  const dirs = new Set<string>();
+  for (const p of paths) {
+    await fs.promises.rm(path.join(workspace, p), { force: true });
+    for (let d = path.posix.dirname(p); d !== '.'; d = path.posix.dirname(d)) dirs.add(d);
+  }
+  // Deepest first, so a parent is tried after its children.
+  for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
+    await fs.promises.rmdir(path.join(workspace, d)).catch(() => undefined);
+  }
+}
+
+/** What to do to turn `current` into `target`: files to write from the target, files to delete. */
+function plan(current: WorkspaceSnapshot['files'], target: WorkspaceSnapshot['files']): RollbackToCheckpointResult {
+  const d = diffSnapshots({ files: target }, { files: current });
+  return { restored: [...d.modified, ...d.deleted].sort(), removed: d.added };
+}
+
+/** The files of a checkpoint commit under the workspace, with their blob ids (gitlinks and the state folder left out). */
+async function treeFiles(workspace: string, commit: string): Promise<Record<string, string>> {
+  const out = await git(workspace, ['ls-tree', '-r', '-z', commit, '--', '.']);
+  const files = new Map<string, string>();
+  for (const rec of out.split('\0')) {
+    if (!rec) continue;
+    const tab = rec.indexOf('\t');
+    const [, type, hash] = rec.slice(0, tab).split(' ');
+    const p = rec.slice(tab + 1);
+    if (type === 'blob' && !isStatePath(p)) files.set(p, hash);
+  }
+  return Object.fromEntries(files);
+}
+
+async function rollbackGit(input: RollbackToCheckpointInput, prefix: string): Promise<RollbackToCheckpointResult> {
+  const { workspace, loopId, label } = input;
+  let commit: string;
+  try {
+    commit = (await git(workspace, ['rev-parse', '-q', '--verify', `${checkpointRef(loopId, label)}^{commit}`])).trim();
+  } catch (e) {
+    if ((e as WorkspaceGitError).name === 'WorkspaceGitError')
+      throw new CheckpointNotFoundError(workspace, loopId, label);
+    throw e;
+  }
+  const target = await treeFiles(workspace, commit);
+  const restored = new Set<string>();
+  const removed = new Set<string>();
+  // A second pass only when a restored .gitignore changed what counts as untracked-not-ignored.
+  for (let pass = 0; pass < 2; pass++) {
+    const p = plan((await snapshotGit(workspace, prefix)).files, target);
+    if (!p.restored.length && !p.removed.length) break;
+    await removeFiles(workspace, p.removed);
+    if (p.restored.length) {
+      await withTempIndex(async (env) => {
+        await git(workspace, ['read-tree', commit], { env });
+        await git(workspace, ['checkout-index', '-f', '-z', '--stdin'], {
+          env,
+          input: p.restored.map((f) => `${f}\0`).join(''),
+        });
+      });
+    }
+    p.restored.forEach((f) => restored.add(f));
+    p.removed.forEach((f) => removed.add(f));
+    if (![...p.restored, ...p.removed].some((f) => path.posix.basename(f) === '.gitignore')) break;
+  }
+  return { restored: [...restored].sort(), removed: [...removed].sort() };
+}
+
+async function rollbackDir(input: RollbackToCheckpointInput): Promise<RollbackToCheckpointResult> {
+  const { workspace, stateDir, loopId, label } = input;
+  const archive = archivePath(stateDir, loopId, label);
+  let manifest: ArchiveManifest;
+  try {
+    manifest = JSON.parse(await fs.promises.readFile(manifestPath(archive), 'utf8')) as ArchiveManifest;
+  } catch {
+    throw new CheckpointNotFoundError(workspace, loopId, label);
+  }
+  const p = plan((await snapshotDir(workspace, [stateDir])).files, manifest.files);
+  await removeFiles(workspace, p.removed);
+  if (p.restored.length) {
+    // --touch: a reverted file gets a new mtime, so build tools see that it changed.
+    await execa('tar', ['-xzf', archive, '-C', workspace, '--touch', '--null', '--verbatim-files-from', '-T', '-'], {
+      input: p.restored.map((f) => `${f}\0`).join(''),
+    });
+  }
+  return p;
+}
+
+/**
+ * Makes the workspace's files equal to a checkpoint's: files changed or deleted since are written back, files added
+ * since are removed (ignored files and the state folder are left alone). In a git work tree the user's HEAD, branch,
+ * index and stash are not touched. Idempotent: a second rollback to the same checkpoint changes nothing.
+ */
+export async function rollbackToCheckpoint(input: RollbackToCheckpointInput): Promise<RollbackToCheckpointResult> {
+  const prefix = await gitPrefix(input.workspace);
+  return prefix === null ? rollbackDir(input) : rollbackGit(input, prefix);
+}
+
+/** Lists a loop's checkpoints in the workspace, oldest first. */
+export async function listCheckpoints(input: ListCheckpointsInput): Promise<ListCheckpointsResult> {
+  const { workspace, loopId } = input;
+  if ((await gitPrefix(workspace)) === null) {
+    const dir = checkpointsDir(input.stateDir ?? path.join(workspace, '.ralph'), loopId);
+    const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+    const checkpoints: CheckpointInfo[] = [];
+    for (const n of names.filter((f) => f.endsWith('.tar.gz'))) {
+      const ref = path.join(dir, n);
+      const m = await fs.promises
+        .readFile(manifestPath(ref), 'utf8')
+        .then((t) => JSON.parse(t) as ArchiveManifest)
+        .catch(() => undefined);
+      if (m) checkpoints.push({ label: m.label, ref, commit: null, createdAt: m.createdAt });
+    }
+    checkpoints.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return { kind: 'dir', checkpoints };
+  }
+  const base = `refs/ralph/${refComponent(loopId)}/`;
+  const out = await git(workspace, [
+    'for-each-ref',
+    '--sort=committerdate',
+    '--format=%(refname)%00%(objectname)%00%(committerdate:iso-strict)',
+    base,
+  ]);
+  const checkpoints = out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [ref, commit, createdAt] = line.split('\0');
+      return { label: ref.slice(base.length), ref, commit, createdAt };
+    });
+  return { kind: 'git', checkpoints };
+}
