@@ -7,41 +7,22 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import * as activities from '../src/activities';
-import { DEV_SERVER_DYNAMIC_CONFIG_ARGS } from '../src/core/constants';
-import type { IterationRecord, LoopResult } from '../src/core/loop-types';
-import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../src/workflows/search-attributes';
+import type { LoopResult } from '../src/core/loop-types';
+import { readIterationRecords, scriptedWorkspace, startBenchEnv } from './env';
 import { percentile, writeResult } from './stats';
-
-const { locateTemporal } = require('../../scripts/temporal-bin.js') as {
-  locateTemporal: (o: object) => { path?: string };
-};
 
 async function main(): Promise<void> {
   const iterations = Number(process.env.BENCH_ITERATIONS ?? process.argv[2] ?? 8);
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-  const bin = locateTemporal({ install: true, quiet: true }).path;
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: bin ? { type: 'existing-path', path: bin } : { type: 'cached-download' },
-      searchAttributes: ALL_SEARCH_ATTRIBUTE_KEYS,
-      extraArgs: DEV_SERVER_DYNAMIC_CONFIG_ARGS,
-    },
-  });
+  const bench = await startBenchEnv();
+  const { env } = bench;
   const taskQueue = 'bench-gates';
-  const worker = await Worker.create({
-    connection: env.nativeConnection,
+  const worker = await bench.createWorker({
     taskQueue,
     workflowsPath: require.resolve('../src/workflows'),
     activities,
   });
-  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-bench-gates-'));
-  fs.writeFileSync(
-    path.join(ws, 'script.json'),
-    JSON.stringify({ iterations: { [iterations]: [{ write: 'done', content: 'x' }] } }),
-  );
+  const ws = scriptedWorkspace('ralph-bench-gates-', iterations);
   const gates = [0.5, 1, 1.5, 2].map((s, i) => ({
     name: `gate-${s}s`,
     kind: 'custom' as const,
@@ -67,10 +48,7 @@ async function main(): Promise<void> {
       })) as LoopResult;
       if (result.status !== 'accepted' || result.iterations !== iterations)
         throw new Error(`unexpected result ${JSON.stringify(result)}`);
-      const dir = path.join(ws, '.ralph', 'loops', loopId, 'iterations');
-      const records = fs
-        .readdirSync(dir)
-        .map((d) => JSON.parse(fs.readFileSync(path.join(dir, d, 'record.json'), 'utf8')) as IterationRecord);
+      const records = readIterationRecords(ws, loopId);
       const ratio = records.map((r) => r.gatesWallMs! / Math.max(...r.gates!.map((g) => g.durationMs)));
       const overheadMs = records.map((r) => r.gatesWallMs! - Math.max(...r.gates!.map((g) => g.durationMs)));
       const share = records.map((r) => r.gatesWallMs! / r.durationMs);
@@ -105,7 +83,7 @@ async function main(): Promise<void> {
       );
     });
   } finally {
-    await env.teardown();
+    await bench.teardown();
     fs.rmSync(ws, { recursive: true, force: true });
   }
 }

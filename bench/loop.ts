@@ -9,41 +9,22 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import * as activities from '../src/activities';
-import { DEV_SERVER_DYNAMIC_CONFIG_ARGS } from '../src/core/constants';
-import type { IterationRecord, LoopResult } from '../src/core/loop-types';
-import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../src/workflows/search-attributes';
+import type { LoopResult } from '../src/core/loop-types';
+import { readIterationRecords, scriptedWorkspace, startBenchEnv } from './env';
 import { percentile, writeResult } from './stats';
-
-const { locateTemporal } = require('../../scripts/temporal-bin.js') as {
-  locateTemporal: (o: object) => { path?: string };
-};
 
 async function main(): Promise<void> {
   const n = Number(process.env.BENCH_ITERATIONS ?? process.argv[2] ?? 200);
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-  const bin = locateTemporal({ install: true, quiet: true }).path;
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: bin ? { type: 'existing-path', path: bin } : { type: 'cached-download' },
-      searchAttributes: ALL_SEARCH_ATTRIBUTE_KEYS,
-      extraArgs: DEV_SERVER_DYNAMIC_CONFIG_ARGS,
-    },
-  });
+  const bench = await startBenchEnv();
+  const { env } = bench;
   const taskQueue = 'bench-loop';
-  const worker = await Worker.create({
-    connection: env.nativeConnection,
+  const worker = await bench.createWorker({
     taskQueue,
     workflowsPath: require.resolve('./workflows'),
     activities: { ...activities, noop: async () => undefined },
   });
-  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-bench-'));
-  fs.writeFileSync(
-    path.join(ws, 'script.json'),
-    JSON.stringify({ iterations: { [n]: [{ write: 'done', content: 'x' }] } }),
-  );
+  const ws = scriptedWorkspace('ralph-bench-', n);
   try {
     await worker.runUntil(async () => {
       // Warm-up: first workflow task and bundle load are not part of steady state.
@@ -77,10 +58,7 @@ async function main(): Promise<void> {
       if (result.status !== 'accepted' || result.iterations !== n)
         throw new Error(`unexpected result ${JSON.stringify(result)}`);
 
-      const iterDir = path.join(ws, '.ralph', 'loops', loopId, 'iterations');
-      const records: IterationRecord[] = fs
-        .readdirSync(iterDir)
-        .map((d) => JSON.parse(fs.readFileSync(path.join(iterDir, d, 'record.json'), 'utf8')) as IterationRecord);
+      const records = readIterationRecords(ws, loopId);
       const overhead = records.map((r) => r.durationMs - r.agent.durationMs - (r.check?.durationMs ?? 0));
       const agentMs = records.map((r) => r.agent.durationMs);
 
@@ -104,7 +82,7 @@ async function main(): Promise<void> {
         },
         historyEventsPerIteration: +(events / n).toFixed(2),
         targets: { overheadP50Ms: 50, overheadP95Ms: 100, historyEventsPerIteration: 20 },
-        machine: { cpus: os.cpus().length, node: process.version, temporal: bin ?? 'sdk-download' },
+        machine: { cpus: os.cpus().length, node: process.version, temporal: bench.temporalBin ?? 'sdk-download' },
         at: new Date().toISOString(),
       };
       const file = writeResult('loop', figures);
@@ -121,7 +99,7 @@ async function main(): Promise<void> {
       );
     });
   } finally {
-    await env.teardown();
+    await bench.teardown();
     fs.rmSync(ws, { recursive: true, force: true });
   }
 }

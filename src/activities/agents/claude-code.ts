@@ -1,4 +1,5 @@
 import { detectUsageLimit } from '../../core/claims';
+import { type Json, isObj, num, parseJsonObject, str } from './json';
 import type { AgentAdapterImpl, AgentUsage, ParsedAgentOutput } from './types';
 
 /**
@@ -34,11 +35,6 @@ export const claudeCodeAdapter: AgentAdapterImpl = {
 
 /** Tools whose `tool_use` input names a file Claude wrote. */
 export const CLAUDE_EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
-
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /**
  * Reads a `--output-format stream-json` transcript: the final `result` event (answer, `is_error`, cost, usage,
@@ -135,15 +131,4 @@ function claudeUsageLimit(
   const message = (line ?? (text.trim().split(/\r?\n/)[0] || 'rate limited (HTTP 429)')).trim().slice(0, 300);
   // Core understands the reset clause ("resets 3pm", "|<epoch>") once a line reads as a limit: reuse it.
   return { message, resetAt: detectUsageLimit(`usage limit reached: ${message}`, o.now)?.resetAt };
-}
-
-function parseJsonObject(line: string): Json | undefined {
-  const t = line.trim();
-  if (!t.startsWith('{')) return undefined;
-  try {
-    const v: unknown = JSON.parse(t);
-    return isObj(v) ? v : undefined;
-  } catch {
-    return undefined;
-  }
 }

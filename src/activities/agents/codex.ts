@@ -1,4 +1,5 @@
 import { detectUsageLimit } from '../../core/claims';
+import { isObj, num, parseJsonObject, str } from './json';
 import type { AgentAdapterImpl, AgentUsage, ParsedAgentOutput } from './types';
 
 /**
@@ -32,11 +33,6 @@ export const codexAdapter: AgentAdapterImpl = {
     return parseCodexEvents(out.stdout, out.stderr, out.exitCode, out.now);
   },
 };
-
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /**
  * Reads a `codex exec --json` event stream: the last `agent_message` is the answer, the last `turn.completed` carries
@@ -120,15 +116,4 @@ function readUsage(u: unknown): AgentUsage | undefined {
     cacheReadTokens: cached,
   };
   return Object.values(usage).some((v) => v !== undefined) ? usage : undefined;
-}
-
-function parseJsonObject(line: string): Json | undefined {
-  const t = line.trim();
-  if (!t.startsWith('{')) return undefined;
-  try {
-    const v: unknown = JSON.parse(t);
-    return isObj(v) ? v : undefined;
-  } catch {
-    return undefined;
-  }
 }

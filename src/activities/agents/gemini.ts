@@ -1,4 +1,5 @@
 import { detectUsageLimit } from '../../core/claims';
+import { type Json, asObj, isObj, num, str } from './json';
 import type { AgentAdapterImpl, AgentUsage, ParsedAgentOutput } from './types';
 
 /**
@@ -21,12 +22,6 @@ export const geminiAdapter: AgentAdapterImpl = {
     return parseGeminiJson(out.stdout, out.stderr, out.exitCode, out.now);
   },
 };
-
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const asObj = (v: unknown): Json | undefined => (isObj(v) ? v : undefined);
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /**
  * Reads `gemini --output-format json` output: `response` is the answer, `stats.models.*.tokens` the usage (summed over

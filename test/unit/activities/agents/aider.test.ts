@@ -1,75 +1,23 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import execa from 'execa';
 import { aiderAdapter } from '../../../../src/activities/agents/aider';
-import type {
-  AgentCommand,
-  AgentInvocation,
-  ParsedAgentOutput,
-  RawAgentOutput,
-} from '../../../../src/activities/agents/types';
-import { resolveExecutable } from '../../../../src/activities/process';
+import type { ParsedAgentOutput, RawAgentOutput } from '../../../../src/activities/agents/types';
 import type { AgentSpec } from '../../../../src/config/loop-input';
+import {
+  FAKE_AGENTS,
+  agentInvocation,
+  agentOutput,
+  rawOutput,
+  runFakeAgent,
+  useTmpDirs,
+} from '../../../helpers/fake-agents';
 
-const FIXTURES = path.resolve(__dirname, '../../../fixtures/agent-output');
-const FAKE_AGENTS = path.resolve(__dirname, '../../../fixtures/fake-agents');
-const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const RATE_LIMITED = 'The API provider has rate limited you. Try again later or check your quotas.';
 
-const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
-const raw = (stdout: string, o: Partial<RawAgentOutput> = {}): RawAgentOutput => ({
-  stdout,
-  stderr: '',
-  exitCode: 0,
-  now: NOW,
-  ...o,
-});
+const tmpDir = useTmpDirs();
 
-const tmpDirs: string[] = [];
-const tmpDir = (prefix: string): string => {
-  const d = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  tmpDirs.push(d);
-  return d;
-};
-afterAll(() => tmpDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-
-const invocation = (workspace: string, spec: Partial<AgentSpec> = {}): AgentInvocation => ({
-  prompt: '# Task\n\nCreate hello.py.\n',
-  promptFile: path.join(workspace, '.ralph', 'prompt.md'),
-  workspace,
-  spec: { adapter: 'aider', args: [], env: {}, ...spec },
-  loopId: 'loop-1',
-  iteration: 1,
-  artifactDir: path.join(workspace, '.ralph'),
-});
-
-/** Runs a built command against the fake CLIs (first on PATH), the way runAgent does, and returns what it logged. */
-async function runFake(cmd: AgentCommand, workspace: string, extraEnv: Record<string, string> = {}) {
-  const log = path.join(tmpDir('ralph-argv-'), 'argv.jsonl');
-  const env = {
-    ...process.env,
-    ...cmd.env,
-    ...extraEnv,
-    PATH: `${FAKE_AGENTS}${path.delimiter}${process.env.PATH ?? ''}`,
-    FAKE_AGENT_ARGV_LOG: log,
-  };
-  const file = resolveExecutable(cmd.file, workspace, env.PATH);
-  if (!file) throw new Error(`${cmd.file} not found on PATH`);
-  const r = await execa(file, cmd.args, {
-    cwd: workspace,
-    env,
-    reject: false,
-    ...(cmd.input !== undefined ? { input: cmd.input } : { stdin: 'ignore' as const }),
-  });
-  const argv = fs
-    .readFileSync(log, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as string[]);
-  const out: RawAgentOutput = { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode ?? null, now: Date.now() };
-  return { file, argv, exitCode: r.exitCode, out };
-}
+const invocation = (workspace: string, spec: Partial<AgentSpec> = {}) =>
+  agentInvocation('aider', workspace, spec, '# Task\n\nCreate hello.py.\n');
 
 describe('aiderAdapter.build', () => {
   it('sends the prompt as one message, answers yes, prints plain unstreamed text, the model, then agent.args', () => {
@@ -97,10 +45,10 @@ describe('aiderAdapter.build', () => {
 });
 
 describe('aiderAdapter.parse', () => {
-  const transcript = fixture('aider-transcript.txt');
+  const transcript = agentOutput('aider-transcript.txt');
 
   it('keeps the reply and its edits as the answer, without the banner and the usage lines', () => {
-    const { finalText } = aiderAdapter.parse(raw(transcript));
+    const { finalText } = aiderAdapter.parse(rawOutput(transcript));
     expect(finalText.startsWith("src/slug.py\nAdd file to the chat? (Y)es/(N)o/(D)on't ask again [Yes]: y\n")).toBe(
       true,
     );
@@ -113,7 +61,7 @@ describe('aiderAdapter.parse', () => {
   const cases: { name: string; out: RawAgentOutput; expected: Omit<ParsedAgentOutput, 'finalText'> }[] = [
     {
       name: 'sums the token reports, keeps the session cost and lists applied edits',
-      out: raw(transcript),
+      out: rawOutput(transcript),
       expected: {
         usage: { inputTokens: 16500, outputTokens: 1310, cacheWriteTokens: 2300, cacheReadTokens: 1200, costUsd: 0.03 },
         filesTouched: ['src/slug.py', 'tests/test_slug.py'],
@@ -121,17 +69,17 @@ describe('aiderAdapter.parse', () => {
     },
     {
       name: 'reports a rate limit aider gave up on as a usage limit',
-      out: raw(fixture('aider-rate-limit.txt')),
+      out: rawOutput(agentOutput('aider-rate-limit.txt')),
       expected: { usageLimit: { message: RATE_LIMITED } },
     },
     {
       name: 'ignores a rate limit aider retried past',
-      out: raw(fixture('aider-rate-limit-recovered.txt')),
+      out: rawOutput(agentOutput('aider-rate-limit-recovered.txt')),
       expected: { usage: { inputTokens: 3000, outputTokens: 95, costUsd: 0.01 }, filesTouched: ['README.md'] },
     },
     {
       name: 'reads a quota the provider says is used up',
-      out: raw(
+      out: rawOutput(
         'litellm.RateLimitError: RateLimitError: OpenAIException - You exceeded your current quota, please check your plan and billing details.\n' +
           `${RATE_LIMITED}\n`,
       ),
@@ -139,17 +87,17 @@ describe('aiderAdapter.parse', () => {
     },
     {
       name: 'reads exact counts with thousands separators (older aider) and tiny costs',
-      out: raw('Done.\nTokens: 1,234 sent, 56 received. Cost: $0.0012 message, $0.0012 session.\n'),
+      out: rawOutput('Done.\nTokens: 1,234 sent, 56 received. Cost: $0.0012 message, $0.0012 session.\n'),
       expected: { usage: { inputTokens: 1234, outputTokens: 56, costUsd: 0.0012 } },
     },
     {
       name: 'reads tokens without a cost when the model has no prices',
-      out: raw('Done.\nTokens: 2.1k sent, 310 received.\n'),
+      out: rawOutput('Done.\nTokens: 2.1k sent, 310 received.\n'),
       expected: { usage: { inputTokens: 2100, outputTokens: 310 } },
     },
     {
       name: 'does not mistake a reply about rate limiting for a usage limit',
-      out: raw(
+      out: rawOutput(
         'Requests over quota now fail with "rate limit exceeded".\nTokens: 900 sent, 40 received.\nApplied edit to api.py\n',
       ),
       expected: { usage: { inputTokens: 900, outputTokens: 40 }, filesTouched: ['api.py'] },
@@ -172,14 +120,16 @@ describe('aiderAdapter.parse', () => {
     '\u0000\uFFFD\r\n\r\n',
   ];
   it.each(garbage)('never throws on malformed input %j', (stdout) => {
-    const parsed = aiderAdapter.parse(raw(stdout, { stderr: stdout, exitCode: 1 }));
+    const parsed = aiderAdapter.parse(rawOutput(stdout, { stderr: stdout, exitCode: 1 }));
     expect(typeof parsed.finalText).toBe('string');
     if (parsed.usage?.costUsd !== undefined) expect(Number.isFinite(parsed.usage.costUsd)).toBe(true);
   });
 
   it('never throws on any prefix of a transcript (a run killed mid-write)', () => {
     for (let cut = 0; cut <= transcript.length; cut += 3) {
-      expect(typeof aiderAdapter.parse(raw(transcript.slice(0, cut), { exitCode: null })).finalText).toBe('string');
+      expect(typeof aiderAdapter.parse(rawOutput(transcript.slice(0, cut), { exitCode: null })).finalText).toBe(
+        'string',
+      );
     }
   });
 });
@@ -190,7 +140,7 @@ describe('aiderAdapter with the fake aider CLI', () => {
     const cmd = aiderAdapter.build(
       invocation(ws, { model: 'anthropic/claude-sonnet-4-20250514', args: ['--no-auto-commits'] }),
     );
-    const run = await runFake(cmd, ws);
+    const run = await runFakeAgent(cmd, ws);
     expect(run.file).toBe(path.join(FAKE_AGENTS, 'aider'));
     expect(run.argv).toEqual([cmd.args]);
     expect(run.exitCode).toBe(0);
@@ -208,7 +158,7 @@ describe('aiderAdapter with the fake aider CLI', () => {
   it('reports the rate limit aider gave up on, though aider itself exits 0', async () => {
     const ws = tmpDir('ralph-ws-');
     const cmd = aiderAdapter.build(invocation(ws));
-    const run = await runFake(cmd, ws, { FAKE_AGENT_MODE: 'usage-limit' });
+    const run = await runFakeAgent(cmd, ws, { FAKE_AGENT_MODE: 'usage-limit' });
     expect(run.argv).toEqual([cmd.args]);
     expect(run.exitCode).toBe(0);
     expect(aiderAdapter.parse(run.out)).toMatchObject({ usageLimit: { message: RATE_LIMITED } });

@@ -1,78 +1,27 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import execa from 'execa';
 import { claudeCodeAdapter } from '../../../../src/activities/agents/claude-code';
-import type {
-  AgentCommand,
-  AgentInvocation,
-  ParsedAgentOutput,
-  RawAgentOutput,
-} from '../../../../src/activities/agents/types';
-import { resolveExecutable } from '../../../../src/activities/process';
+import type { ParsedAgentOutput, RawAgentOutput } from '../../../../src/activities/agents/types';
 import type { AgentSpec } from '../../../../src/config/loop-input';
+import {
+  FAKE_AGENTS,
+  agentInvocation,
+  agentOutput,
+  rawOutput,
+  runFakeAgent,
+  useTmpDirs,
+} from '../../../helpers/fake-agents';
 
-const FIXTURES = path.resolve(__dirname, '../../../fixtures/agent-output');
-const FAKE_AGENTS = path.resolve(__dirname, '../../../fixtures/fake-agents');
-const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const WS = '/home/dev/ws';
 const SESSION = '3f9c1e2a-8b7d-4c6e-9f01-a2b3c4d5e6f7';
 
-const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
-const raw = (stdout: string, o: Partial<RawAgentOutput> = {}): RawAgentOutput => ({
-  stdout,
-  stderr: '',
-  exitCode: 0,
-  now: NOW,
-  ...o,
-});
 const resultLine = (o: Record<string, unknown>): string =>
   JSON.stringify({ type: 'result', subtype: 'success', is_error: false, session_id: 's-1', ...o });
 
-const tmpDirs: string[] = [];
-const tmpDir = (prefix: string): string => {
-  const d = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  tmpDirs.push(d);
-  return d;
-};
-afterAll(() => tmpDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const tmpDir = useTmpDirs();
 
-const invocation = (workspace: string, spec: Partial<AgentSpec> = {}): AgentInvocation => ({
-  prompt: '# Task\n\nCreate hello.txt.\n',
-  promptFile: path.join(workspace, '.ralph', 'prompt.md'),
-  workspace,
-  spec: { adapter: 'claude-code', args: [], env: {}, ...spec },
-  loopId: 'loop-1',
-  iteration: 1,
-  artifactDir: path.join(workspace, '.ralph'),
-});
-
-/** Runs a built command against the fake CLIs (first on PATH), the way runAgent does, and returns what it logged. */
-async function runFake(cmd: AgentCommand, workspace: string, extraEnv: Record<string, string> = {}) {
-  const log = path.join(tmpDir('ralph-argv-'), 'argv.jsonl');
-  const env = {
-    ...process.env,
-    ...cmd.env,
-    ...extraEnv,
-    PATH: `${FAKE_AGENTS}${path.delimiter}${process.env.PATH ?? ''}`,
-    FAKE_AGENT_ARGV_LOG: log,
-  };
-  const file = resolveExecutable(cmd.file, workspace, env.PATH);
-  if (!file) throw new Error(`${cmd.file} not found on PATH`);
-  const r = await execa(file, cmd.args, {
-    cwd: workspace,
-    env,
-    reject: false,
-    ...(cmd.input !== undefined ? { input: cmd.input } : { stdin: 'ignore' as const }),
-  });
-  const argv = fs
-    .readFileSync(log, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as string[]);
-  const out: RawAgentOutput = { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode ?? null, now: Date.now() };
-  return { file, argv, exitCode: r.exitCode, out };
-}
+const invocation = (workspace: string, spec: Partial<AgentSpec> = {}) =>
+  agentInvocation('claude-code', workspace, spec);
 
 describe('claudeCodeAdapter.build', () => {
   it('asks for print mode, stream-json with --verbose, accepted edits, the model, then agent.args', () => {
@@ -103,11 +52,11 @@ describe('claudeCodeAdapter.build', () => {
 });
 
 describe('claudeCodeAdapter.parse', () => {
-  const transcript = fixture('claude-stream-json.jsonl');
+  const transcript = agentOutput('claude-stream-json.jsonl');
   const cases: { name: string; out: RawAgentOutput; expected: ParsedAgentOutput }[] = [
     {
       name: 'reads the answer, usage, cost, session and edited files from a stream-json transcript',
-      out: raw(transcript),
+      out: rawOutput(transcript),
       expected: {
         finalText:
           'All four failing tests in `src/app.test.ts` pass now.\n\n## Evidence\n- src/app.ts\n- src/util.ts\n- notebooks/analysis.ipynb\n- CHANGELOG.md',
@@ -125,7 +74,7 @@ describe('claudeCodeAdapter.parse', () => {
     },
     {
       name: 'reads a usage limit and its reset time from an error result',
-      out: raw(fixture('claude-usage-limit.jsonl'), { exitCode: 1 }),
+      out: rawOutput(agentOutput('claude-usage-limit.jsonl'), { exitCode: 1 }),
       expected: {
         finalText: "You've hit your limit · resets 3pm (America/New_York)",
         usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
@@ -139,7 +88,7 @@ describe('claudeCodeAdapter.parse', () => {
     },
     {
       name: 'falls back to the last assistant text when the run stopped at its turn limit',
-      out: raw(fixture('claude-max-turns.jsonl'), { exitCode: 1 }),
+      out: rawOutput(agentOutput('claude-max-turns.jsonl'), { exitCode: 1 }),
       expected: {
         finalText: 'Still refactoring the parser; two modules left.',
         usage: { inputTokens: 15, outputTokens: 120, cacheReadTokens: 900, cacheWriteTokens: 300, costUsd: 0.0412 },
@@ -150,7 +99,7 @@ describe('claudeCodeAdapter.parse', () => {
     },
     {
       name: 'keeps the last assistant message and the edits when the transcript is cut inside the result line',
-      out: raw(transcript.slice(0, transcript.lastIndexOf('"total_cost_usd"')), { exitCode: null }),
+      out: rawOutput(transcript.slice(0, transcript.lastIndexOf('"total_cost_usd"')), { exitCode: null }),
       expected: {
         finalText:
           'All four failing tests in `src/app.test.ts` pass now.\n## Evidence\n- src/app.ts\n- src/util.ts\n- notebooks/analysis.ipynb\n- CHANGELOG.md',
@@ -160,7 +109,7 @@ describe('claudeCodeAdapter.parse', () => {
     },
     {
       name: 'keeps the last text Claude wrote when the run was killed while a tool ran',
-      out: raw(transcript.slice(0, transcript.indexOf('{"type":"assistant","message":{"id":"msg_01H"')), {
+      out: rawOutput(transcript.slice(0, transcript.indexOf('{"type":"assistant","message":{"id":"msg_01H"')), {
         exitCode: null,
       }),
       expected: {
@@ -171,7 +120,9 @@ describe('claudeCodeAdapter.parse', () => {
     },
     {
       name: 'reads a limit written with a typographic apostrophe',
-      out: raw(resultLine({ is_error: true, result: 'You’ve hit your weekly limit · resets 3pm' }), { exitCode: 1 }),
+      out: rawOutput(resultLine({ is_error: true, result: 'You’ve hit your weekly limit · resets 3pm' }), {
+        exitCode: 1,
+      }),
       expected: {
         finalText: 'You’ve hit your weekly limit · resets 3pm',
         usageLimit: { message: 'You’ve hit your weekly limit · resets 3pm', resetAt: Date.UTC(2026, 0, 15, 15) },
@@ -181,7 +132,7 @@ describe('claudeCodeAdapter.parse', () => {
     },
     {
       name: 'understands the epoch form of the limit even in a result not flagged as an error',
-      out: raw(resultLine({ result: 'Claude AI usage limit reached|1768489200' })),
+      out: rawOutput(resultLine({ result: 'Claude AI usage limit reached|1768489200' })),
       expected: {
         finalText: 'Claude AI usage limit reached|1768489200',
         usageLimit: { message: 'Claude AI usage limit reached|1768489200', resetAt: 1768489200000 },
@@ -191,9 +142,12 @@ describe('claudeCodeAdapter.parse', () => {
     },
     {
       name: 'names a limit core does not know (the session limit) and still reads its reset time',
-      out: raw(resultLine({ is_error: true, result: "You've hit your session limit · resets 7:20am (Europe/Paris)" }), {
-        exitCode: 1,
-      }),
+      out: rawOutput(
+        resultLine({ is_error: true, result: "You've hit your session limit · resets 7:20am (Europe/Paris)" }),
+        {
+          exitCode: 1,
+        },
+      ),
       expected: {
         finalText: "You've hit your session limit · resets 7:20am (Europe/Paris)",
         usageLimit: {
@@ -206,7 +160,7 @@ describe('claudeCodeAdapter.parse', () => {
     },
     {
       name: 'treats an API error with status 429 as a usage limit',
-      out: raw(
+      out: rawOutput(
         resultLine({
           is_error: true,
           api_error_status: 429,
@@ -229,7 +183,7 @@ describe('claudeCodeAdapter.parse', () => {
     },
     {
       name: 'does not mistake a successful answer about rate limiting for a usage limit',
-      out: raw(resultLine({ result: 'Clients over quota now get HTTP 429 with "rate limit exceeded".' })),
+      out: rawOutput(resultLine({ result: 'Clients over quota now get HTTP 429 with "rate limit exceeded".' })),
       expected: {
         finalText: 'Clients over quota now get HTTP 429 with "rate limit exceeded".',
         sessionId: 's-1',
@@ -238,12 +192,12 @@ describe('claudeCodeAdapter.parse', () => {
     },
     {
       name: 'returns plain text output as the answer when the output is not stream-json',
-      out: raw('Just an answer.\nOn two lines.\n'),
+      out: rawOutput('Just an answer.\nOn two lines.\n'),
       expected: { finalText: 'Just an answer.\nOn two lines.' },
     },
     {
       name: 'reads a usage limit from stderr when the CLI failed before answering',
-      out: raw('', { stderr: 'Claude AI usage limit reached|1768489200\n', exitCode: 1 }),
+      out: rawOutput('', { stderr: 'Claude AI usage limit reached|1768489200\n', exitCode: 1 }),
       expected: {
         finalText: '',
         usageLimit: { message: 'Claude AI usage limit reached|1768489200', resetAt: 1768489200000 },
@@ -270,13 +224,13 @@ describe('claudeCodeAdapter.parse', () => {
     '{"type":"result","subtype":{"nested":true},"is_error":"yes","api_error_status":"429"}',
   ];
   it.each(garbage)('never throws on malformed input %j', (stdout) => {
-    const parsed = claudeCodeAdapter.parse(raw(stdout, { stderr: stdout, exitCode: 1 }));
+    const parsed = claudeCodeAdapter.parse(rawOutput(stdout, { stderr: stdout, exitCode: 1 }));
     expect(typeof parsed.finalText).toBe('string');
   });
 
   it('never throws on any prefix of a transcript (a run killed mid-write)', () => {
     for (let cut = 0; cut <= transcript.length; cut += 13) {
-      expect(typeof claudeCodeAdapter.parse(raw(transcript.slice(0, cut))).finalText).toBe('string');
+      expect(typeof claudeCodeAdapter.parse(rawOutput(transcript.slice(0, cut))).finalText).toBe('string');
     }
   });
 });
@@ -285,7 +239,7 @@ describe('claudeCodeAdapter with the fake claude CLI', () => {
   it('runs exactly the argv build() makes and parses the transcript the CLI printed', async () => {
     const ws = tmpDir('ralph-ws-');
     const cmd = claudeCodeAdapter.build(invocation(ws, { model: 'claude-sonnet-4-5', args: ['--max-turns', '30'] }));
-    const run = await runFake(cmd, ws);
+    const run = await runFakeAgent(cmd, ws);
     expect(run.file).toBe(path.join(FAKE_AGENTS, 'claude'));
     expect(run.argv).toEqual([cmd.args]);
     expect(run.exitCode).toBe(0);
@@ -302,7 +256,7 @@ describe('claudeCodeAdapter with the fake claude CLI', () => {
   it('reports the usage limit and its reset time when the CLI refuses to work', async () => {
     const ws = tmpDir('ralph-ws-');
     const cmd = claudeCodeAdapter.build(invocation(ws));
-    const run = await runFake(cmd, ws, { FAKE_AGENT_MODE: 'usage-limit' });
+    const run = await runFakeAgent(cmd, ws, { FAKE_AGENT_MODE: 'usage-limit' });
     expect(run.argv).toEqual([cmd.args]);
     expect(run.exitCode).toBe(1);
     const parsed = claudeCodeAdapter.parse(run.out);

@@ -1,7 +1,5 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import execa from 'execa';
 import { MissingAgentCommandError, commandAdapter } from '../../../../src/activities/agents/command';
 import type {
   AgentCommand,
@@ -9,26 +7,10 @@ import type {
   ParsedAgentOutput,
   RawAgentOutput,
 } from '../../../../src/activities/agents/types';
-import { resolveExecutable } from '../../../../src/activities/process';
 import type { AgentSpec } from '../../../../src/config/loop-input';
+import { NOW, rawOutput, runCommand, useTmpDirs } from '../../../helpers/fake-agents';
 
-const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
-
-const raw = (stdout: string, o: Partial<RawAgentOutput> = {}): RawAgentOutput => ({
-  stdout,
-  stderr: '',
-  exitCode: 0,
-  now: NOW,
-  ...o,
-});
-
-const tmpDirs: string[] = [];
-const tmpDir = (prefix: string): string => {
-  const d = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  tmpDirs.push(d);
-  return d;
-};
-afterAll(() => tmpDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const tmpDir = useTmpDirs();
 
 const invocation = (spec: Partial<AgentSpec>, o: Partial<AgentInvocation> = {}): AgentInvocation => ({
   prompt: 'Fix the bug.',
@@ -89,12 +71,12 @@ describe('commandAdapter.parse', () => {
   const cases: { name: string; out: RawAgentOutput; expected: ParsedAgentOutput }[] = [
     {
       name: 'returns stdout as printed as the answer',
-      out: raw('Done.\n<promise>COMPLETE</promise>\n'),
+      out: rawOutput('Done.\n<promise>COMPLETE</promise>\n'),
       expected: { finalText: 'Done.\n<promise>COMPLETE</promise>\n' },
     },
     {
       name: 'reads a usage limit and its reset time from stderr',
-      out: raw('', { stderr: 'error: rate limit exceeded, try again in 15 minutes\n', exitCode: 2 }),
+      out: rawOutput('', { stderr: 'error: rate limit exceeded, try again in 15 minutes\n', exitCode: 2 }),
       expected: {
         finalText: '',
         usageLimit: { message: 'error: rate limit exceeded, try again in 15 minutes', resetAt: NOW + 15 * 60_000 },
@@ -102,7 +84,7 @@ describe('commandAdapter.parse', () => {
     },
     {
       name: 'reads a usage limit with an epoch reset from stdout',
-      out: raw('Claude AI usage limit reached|1768489200\n', { exitCode: 1 }),
+      out: rawOutput('Claude AI usage limit reached|1768489200\n', { exitCode: 1 }),
       expected: {
         finalText: 'Claude AI usage limit reached|1768489200\n',
         usageLimit: { message: 'Claude AI usage limit reached|1768489200', resetAt: 1768489200000 },
@@ -115,7 +97,7 @@ describe('commandAdapter.parse', () => {
   });
 
   it.each(['', '\u0000\uFFFD', '{"not":"parsed"}', 'x'.repeat(100_000)])('never throws on input %#', (stdout) => {
-    expect(commandAdapter.parse(raw(stdout, { stderr: stdout, exitCode: null })).finalText).toBe(stdout);
+    expect(commandAdapter.parse(rawOutput(stdout, { stderr: stdout, exitCode: null })).finalText).toBe(stdout);
   });
 });
 
@@ -133,12 +115,10 @@ describe('commandAdapter with a real process', () => {
       { command: [process.execPath, '-e', script, '{prompt}', '{promptFile}', '{workspace}', 'it-{iteration}'] },
       { workspace: ws, promptFile, prompt: 'Fix it.\nNow.' },
     );
-    const cmd = commandAdapter.build(inv);
-    const file = resolveExecutable(cmd.file, ws, process.env.PATH);
-    expect(file).toBe(process.execPath);
-    const r = await execa(file ?? cmd.file, cmd.args, { cwd: ws, stdin: 'ignore', reject: false });
-    expect(r.exitCode).toBe(0);
-    const parsed = commandAdapter.parse({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, now: Date.now() });
+    const run = await runCommand(commandAdapter.build(inv), ws);
+    expect(run.file).toBe(process.execPath);
+    expect(run.exitCode).toBe(0);
+    const parsed = commandAdapter.parse(run.out);
     expect(JSON.parse(parsed.finalText)).toEqual({
       argv: ['Fix it.\nNow.', promptFile, ws, 'it-3'],
       cwd: ws,

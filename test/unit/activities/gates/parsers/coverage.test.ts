@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { GateParser } from '../../../../../src/core/gates';
 import {
   coverageCount,
@@ -7,15 +5,9 @@ import {
   parseIstanbulSummary,
   parseLcov,
 } from '../../../../../src/activities/gates/parsers/coverage';
+import { fixturesOf, itFailsClosedOnGarbage, noise } from '../../../../helpers/parser-fixtures';
 
-const FIXTURES = path.resolve(__dirname, '../../../../fixtures/gates/coverage');
-const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
-
-/** Deterministic bytes that are not any tool's output. */
-const noise = (n: number): string => {
-  let x = 0x2545f491;
-  return Array.from({ length: n }, () => String.fromCharCode((x = (x * 1103515245 + 12345) >>> 0) % 256)).join('');
-};
+const fixture = fixturesOf('coverage');
 
 const c = (covered: number, total: number, pct: number) => ({ covered, total, pct });
 const NOTHING = c(0, 0, 100);
@@ -191,16 +183,8 @@ describe('coverage parsers', () => {
     expect(r.parseError).toMatch(reason);
   });
 
-  const garbage = ['', '{', 'null', '[]', '{}', '<a', '<coverage', 'end_of_record', noise(4096)];
-  it.each(
-    garbage.flatMap((g, i) =>
-      ([parseIstanbulSummary, parseLcov, parseCobertura] as GateParser[]).map(
-        (p) => [`${p.name} on garbage ${i}`, p, g] as const,
-      ),
-    ),
-  )('never throws and fails closed: %s', (_name, parse, text) => {
-    const r = parse(text);
-    expect(r.parsed).toBe(false);
-    expect(r.parseError).toBeTruthy();
-  });
+  itFailsClosedOnGarbage(
+    [parseIstanbulSummary, parseLcov, parseCobertura],
+    ['', '{', 'null', '[]', '{}', '<a', '<coverage', 'end_of_record', noise(4096)],
+  );
 });

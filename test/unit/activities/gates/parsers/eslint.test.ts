@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { parseEslintJson } from '../../../../../src/activities/gates/parsers/eslint';
+import { fixturesOf, itNeverThrows } from '../../../../helpers/parser-fixtures';
 
-const FIXTURES = path.resolve(__dirname, '../../../../fixtures/gates/eslint');
-const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
+const fixture = fixturesOf('eslint');
 /** Where the fixtures were produced (see test/fixtures/gates/README.md). */
 const SRC = '/tmp/ralph-gate-fixtures/eslint/fail/src';
 
@@ -23,19 +21,6 @@ const FAIL_ROWS: Row[] = [
   // An unused eslint-disable directive is a warning without a rule id (reportUnusedDisableDirectives: "warn").
   [`${SRC}/util.js`, 7, 1, undefined, 'warning'],
 ];
-
-/** Deterministic pseudo-random text (mulberry32), so a failure reproduces. */
-function garbage(seed: number, length: number): string {
-  let s = seed;
-  const next = (): number => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const alphabet = '[]{}",:0129 \nfilePath messages severity null true';
-  return Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
-}
 
 describe('parseEslintJson', () => {
   it.each<[string, number, number, number, Row[]]>([
@@ -74,17 +59,10 @@ describe('parseEslintJson', () => {
     expect(out.parseError).toMatch(reason);
   });
 
-  it('never throws, whatever it is given', () => {
-    const inputs: unknown[] = ['{', 'null', '[]', '[null]', '[[]]', '\u0000', null, undefined, 42];
-    for (let seed = 1; seed <= 200; seed++) inputs.push(garbage(seed, seed * 3));
-    const fail = fixture('fail-npm-run.txt');
-    for (let cut = 0; cut < fail.length; cut += 37) inputs.push(fail.slice(0, cut));
-    for (const input of inputs) {
-      const out = parseEslintJson(input as string);
-      expect(typeof out.parsed).toBe('boolean');
-      expect(Array.isArray(out.items)).toBe(true);
-      if (!out.parsed) expect(out.parseError).toEqual(expect.any(String));
-    }
+  itNeverThrows(parseEslintJson, {
+    inputs: ['{', 'null', '[]', '[null]', '[[]]', '\u0000', null, undefined, 42],
+    alphabet: '[]{}",:0129 \nfilePath messages severity null true',
+    prefixesOf: { tool: 'eslint', name: 'fail-npm-run.txt', step: 37 },
   });
 
   it('reads an empty array (no files linted) as a clean run', () => {

@@ -1,15 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { parseGoTestJson } from '../../../../../src/activities/gates/parsers/go-test';
+import { fixturesOf, itFailsClosedOnGarbage, noise } from '../../../../helpers/parser-fixtures';
 
-const FIXTURES = path.resolve(__dirname, '../../../../fixtures/gates/go-test');
-const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
-
-/** Deterministic bytes that are not any tool's output. */
-const noise = (n: number): string => {
-  let x = 0x2545f491;
-  return Array.from({ length: n }, () => String.fromCharCode((x = (x * 1103515245 + 12345) >>> 0) % 256)).join('');
-};
+const fixture = fixturesOf('go-test');
 
 const M = 'example.com/gates';
 const MATHX_IDS = [
@@ -162,12 +154,14 @@ describe('parseGoTestJson', () => {
     expect(r.parseError).toMatch(reason);
   });
 
-  it.each(['', '{', 'null', '<a', '[1,2]', '{"Action":1}', 'ok  \tpkg\t0.1s', noise(4096)])(
-    'never throws and fails closed on garbage %#',
-    (text) => {
-      const r = parseGoTestJson(text);
-      expect(r.parsed).toBe(false);
-      expect(r.parseError).toBeTruthy();
-    },
-  );
+  itFailsClosedOnGarbage(parseGoTestJson, [
+    '',
+    '{',
+    'null',
+    '<a',
+    '[1,2]',
+    '{"Action":1}',
+    'ok  \tpkg\t0.1s',
+    noise(4096),
+  ]);
 });

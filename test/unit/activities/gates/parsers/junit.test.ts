@@ -1,15 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { parseJunitXml, parseXml } from '../../../../../src/activities/gates/parsers/junit';
+import { fixturesOf, itFailsClosedOnGarbage, noise } from '../../../../helpers/parser-fixtures';
 
-const FIXTURES = path.resolve(__dirname, '../../../../fixtures/gates/junit');
-const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
-
-/** Deterministic bytes that are not any tool's output. */
-const noise = (n: number): string => {
-  let x = 0x2545f491;
-  return Array.from({ length: n }, () => String.fromCharCode((x = (x * 1103515245 + 12345) >>> 0) % 256)).join('');
-};
+const fixture = fixturesOf('junit');
 
 describe('parseJunitXml', () => {
   it.each([
@@ -131,7 +123,7 @@ describe('parseJunitXml', () => {
     expect(parseJunitXml('<coverage line-rate="1"/>').parseError).toMatch(/root element is <coverage>/);
   });
 
-  it.each([
+  itFailsClosedOnGarbage(parseJunitXml, [
     '',
     '{',
     'null',
@@ -144,11 +136,7 @@ describe('parseJunitXml', () => {
     '<a/><b/>',
     '<!-- x',
     noise(4096),
-  ])('never throws and fails closed on garbage %#', (text) => {
-    const r = parseJunitXml(text);
-    expect(r.parsed).toBe(false);
-    expect(r.parseError).toBeTruthy();
-  });
+  ]);
 });
 
 describe('parseXml', () => {

@@ -1,15 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { parseNpmAuditJson } from '../../../../../src/activities/gates/parsers/npm-audit';
+import { fixturesOf, itFailsClosedOnGarbage, noise } from '../../../../helpers/parser-fixtures';
 
-const FIXTURES = path.resolve(__dirname, '../../../../fixtures/gates/npm-audit');
-const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
-
-/** Deterministic bytes that are not any tool's output. */
-const noise = (n: number): string => {
-  let x = 0x2545f491;
-  return Array.from({ length: n }, () => String.fromCharCode((x = (x * 1103515245 + 12345) >>> 0) % 256)).join('');
-};
+const fixture = fixturesOf('npm-audit');
 
 const zero = { info: 0, low: 0, moderate: 0, high: 0, critical: 0 };
 
@@ -96,12 +88,15 @@ describe('parseNpmAuditJson', () => {
     expect(r.parseError).toMatch(reason);
   });
 
-  it.each(['', '{', 'null', '[]', '<a', '"x"', '{"vulnerabilities":[]}', '{"advisories":null}', noise(4096)])(
-    'never throws and fails closed on garbage %#',
-    (text) => {
-      const r = parseNpmAuditJson(text);
-      expect(r.parsed).toBe(false);
-      expect(r.parseError).toBeTruthy();
-    },
-  );
+  itFailsClosedOnGarbage(parseNpmAuditJson, [
+    '',
+    '{',
+    'null',
+    '[]',
+    '<a',
+    '"x"',
+    '{"vulnerabilities":[]}',
+    '{"advisories":null}',
+    noise(4096),
+  ]);
 });

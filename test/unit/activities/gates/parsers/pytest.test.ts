@@ -1,15 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { parsePytestSummary } from '../../../../../src/activities/gates/parsers/pytest';
+import { fixturesOf, itFailsClosedOnGarbage, noise } from '../../../../helpers/parser-fixtures';
 
-const FIXTURES = path.resolve(__dirname, '../../../../fixtures/gates/pytest');
-const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
-
-/** Deterministic bytes that are not any tool's output. */
-const noise = (n: number): string => {
-  let x = 0x2545f491;
-  return Array.from({ length: n }, () => String.fromCharCode((x = (x * 1103515245 + 12345) >>> 0) % 256)).join('');
-};
+const fixture = fixturesOf('pytest');
 
 const CALC_FAILURES = [
   'tests/test_calc.py::test_div_wrong',
@@ -92,12 +84,14 @@ describe('parsePytestSummary', () => {
     expect(r.items).toEqual([]);
   });
 
-  it.each(['', '{', 'null', '<a', ' in 0.1s', '1 banana in 2s', 'passed', noise(4096)])(
-    'never throws and fails closed on garbage %#',
-    (text) => {
-      const r = parsePytestSummary(text);
-      expect(r.parsed).toBe(false);
-      expect(r.parseError).toBeTruthy();
-    },
-  );
+  itFailsClosedOnGarbage(parsePytestSummary, [
+    '',
+    '{',
+    'null',
+    '<a',
+    ' in 0.1s',
+    '1 banana in 2s',
+    'passed',
+    noise(4096),
+  ]);
 });

@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { parseTsc } from '../../../../../src/activities/gates/parsers/tsc';
+import { fixturesOf, itNeverThrows } from '../../../../helpers/parser-fixtures';
 
-const FIXTURES = path.resolve(__dirname, '../../../../fixtures/gates/tsc');
-const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
+const fixture = fixturesOf('tsc');
 
 /** file, line, column, code of each item: what a reader of the gate's report needs to find the diagnostic. */
 type Where = [string | undefined, number | undefined, number | undefined, string | undefined];
@@ -15,19 +13,6 @@ const FAIL_ITEMS: Where[] = [
   ['src/b.ts', 9, 18, 'TS2554'],
   ['src/b.ts', 11, 3, 'TS2322'],
 ];
-
-/** Deterministic pseudo-random text (mulberry32), so a failure reproduces. */
-function garbage(seed: number, length: number): string {
-  let s = seed;
-  const next = (): number => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const alphabet = 'ab(1,2):- error TS23\n\t{}[]"\\\u001b[91m:';
-  return Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
-}
 
 describe('parseTsc', () => {
   it.each<[string, number, Where[]]>([
@@ -92,16 +77,9 @@ describe('parseTsc', () => {
     expect(where(fixture('fail-plain.txt').replace(/\n/g, '\r\n'))).toEqual(FAIL_ITEMS);
   });
 
-  it('never throws, whatever it is given', () => {
-    const inputs: unknown[] = ['{', 'null', '[]', '\u0000', 'error', 'Found 3 errors.', null, undefined, 42];
-    for (let seed = 1; seed <= 200; seed++) inputs.push(garbage(seed, seed * 3));
-    const fail = fixture('fail-pretty.txt');
-    for (let cut = 0; cut < fail.length; cut += 7) inputs.push(fail.slice(0, cut));
-    for (const input of inputs) {
-      const out = parseTsc(input as string);
-      expect(typeof out.parsed).toBe('boolean');
-      expect(Array.isArray(out.items)).toBe(true);
-      if (!out.parsed) expect(out.parseError).toEqual(expect.any(String));
-    }
+  itNeverThrows(parseTsc, {
+    inputs: ['{', 'null', '[]', '\u0000', 'error', 'Found 3 errors.', null, undefined, 42],
+    alphabet: 'ab(1,2):- error TS23\n\t{}[]"\\\u001b[91m:',
+    prefixesOf: { tool: 'tsc', name: 'fail-pretty.txt', step: 7 },
   });
 });

@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { parseVitestJson } from '../../../../../src/activities/gates/parsers/vitest';
+import { fixturesOf, itNeverThrows } from '../../../../helpers/parser-fixtures';
 
-const FIXTURES = path.resolve(__dirname, '../../../../fixtures/gates/vitest');
-const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
+const fixture = fixturesOf('vitest');
 
 const FAILED_NAMES = [
   'broken.test.js › Test suite failed to run',
@@ -12,19 +10,6 @@ const FAILED_NAMES = [
   'math.test.js › throws a plain error',
   'missing-module.test.js › Test suite failed to run',
 ];
-
-/** Deterministic pseudo-random text (mulberry32), so a failure reproduces. */
-function garbage(seed: number, length: number): string {
-  let s = seed;
-  const next = (): number => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const alphabet = '{}[]",:0129 \nnumTotalTests testResults status skipped null';
-  return Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
-}
 
 describe('parseVitestJson', () => {
   it.each<[string, { total: number; passed: number; failed: number; skipped: number }, number, string[]]>([
@@ -109,16 +94,9 @@ describe('parseVitestJson', () => {
     expect(out.parseError).toMatch(reason);
   });
 
-  it('never throws, whatever it is given', () => {
-    const inputs: unknown[] = ['{', 'null', '[]', '{}', '\u0000', null, undefined, 42];
-    for (let seed = 1; seed <= 200; seed++) inputs.push(garbage(seed, seed * 3));
-    const fail = fixture('fail-npm-run.txt');
-    for (let cut = 0; cut < fail.length; cut += 53) inputs.push(fail.slice(0, cut));
-    for (const input of inputs) {
-      const out = parseVitestJson(input as string);
-      expect(typeof out.parsed).toBe('boolean');
-      expect(Array.isArray(out.items)).toBe(true);
-      if (!out.parsed) expect(out.parseError).toEqual(expect.any(String));
-    }
+  itNeverThrows(parseVitestJson, {
+    inputs: ['{', 'null', '[]', '{}', '\u0000', null, undefined, 42],
+    alphabet: '{}[]",:0129 \nnumTotalTests testResults status skipped null',
+    prefixesOf: { tool: 'vitest', name: 'fail-npm-run.txt', step: 53 },
   });
 });
