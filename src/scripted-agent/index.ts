@@ -2,11 +2,11 @@
 /**
  * ralph-scripted-agent: a deterministic stand-in for an AI coding agent, as a real subprocess. It follows a JSON script
  * of per-iteration steps (write/delete files, run commands, print, claim done, report usage, sleep, hang, exit, hit a
- * usage limit). Tests and the demo drive loops with it.
+ * usage limit, run ralph's tool-call hook). Tests and the demo drive loops with it.
  *
  *   ralph-scripted-agent --script script.json --iteration 3 [--prompt-file prompt.md] [--loop-id id]
  */
-import { execSync } from 'node:child_process';
+import { execSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatIssues } from '../config/loop-input';
@@ -42,11 +42,74 @@ async function main(): Promise<void> {
   const cwd = process.cwd();
   const inside = (p: string): string => path.resolve(cwd, p);
   process.stdout.write(`[scripted-agent] iteration ${iteration} (run ${run}, attempt ${attempt})\n`);
+  let denied = false;
   for (const step of stepsFor(parsed.data, iteration)) {
     if (step.onRun !== undefined && step.onRun !== run) continue;
     if (step.onAttempt !== undefined && step.onAttempt !== attempt) continue;
-    await perform(step, inside);
+    if (denied) {
+      // Claude Code does not run a tool call its PreToolUse hook denied: neither does the scripted agent.
+      denied = false;
+      process.stdout.write(`[hook] skipped denied step ${JSON.stringify(step)}\n`);
+      continue;
+    }
+    if ('hook' in step) denied = runHook(step, { loopId: arg('loop-id') ?? '', iteration }) === 'deny';
+    else await perform(step, inside);
   }
+}
+
+type HookStep = Extract<ScriptStep, { hook: string }>;
+
+/**
+ * Runs `$RALPH_HOOK_COMMAND <event>` through the shell with Claude Code's hook input on stdin, prints its decision as
+ * `[hook] <decision>: <message>` and returns it. A hook that fails or answers nonsense does not stop the agent
+ * (Claude Code treats it as a non-blocking error): that is reported as `[hook] error: ...` and counts as allow.
+ */
+function runHook(step: HookStep, ctx: { loopId: string; iteration: number }): 'allow' | 'warn' | 'deny' {
+  const command = process.env.RALPH_HOOK_COMMAND;
+  if (!command) {
+    process.stdout.write('[hook] no hook installed\n');
+    return 'allow';
+  }
+  const pre = step.hook === 'pre-tool-use';
+  const payload = {
+    session_id: `scripted-${ctx.loopId}-${ctx.iteration}`,
+    transcript_path: '',
+    cwd: process.cwd(),
+    permission_mode: 'acceptEdits',
+    hook_event_name: pre ? 'PreToolUse' : 'PostToolUse',
+    tool_name: step.tool,
+    tool_input: step.input,
+    ...(pre ? {} : { tool_response: {} }),
+  };
+  const r = spawnSync('/bin/sh', ['-c', `${command} ${step.hook}`], {
+    input: JSON.stringify(payload),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (r.stderr) process.stderr.write(r.stderr);
+  let answer: { systemMessage?: unknown; hookSpecificOutput?: Record<string, unknown> };
+  try {
+    if (r.error) throw r.error;
+    if (r.status !== 0) throw new Error(`exited ${r.status ?? r.signal}`);
+    answer = JSON.parse(r.stdout) as typeof answer;
+  } catch (e) {
+    process.stdout.write(`[hook] error: ${(e as Error).message}\n`);
+    return 'allow';
+  }
+  const out = answer.hookSpecificOutput ?? {};
+  const text = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+  const decision =
+    out.permissionDecision === 'deny'
+      ? 'deny'
+      : text(out.additionalContext) || text(answer.systemMessage)
+        ? 'warn'
+        : 'allow';
+  const message =
+    decision === 'deny'
+      ? text(out.permissionDecisionReason)
+      : (text(out.additionalContext) ?? text(answer.systemMessage));
+  process.stdout.write(`[hook] ${decision}${message ? `: ${message}` : ''}\n`);
+  return decision;
 }
 
 async function perform(step: ScriptStep, inside: (p: string) => string): Promise<void> {

@@ -39,6 +39,19 @@ export const ScriptStep = z.union([
       ...When,
     })
     .strict(),
+  /**
+   * Runs ralph's hook (`$RALPH_HOOK_COMMAND <event>`) the way Claude Code does around a tool call, with the call as
+   * JSON on stdin; prints `[hook] <decision>: <message>`. When the hook denies the call, the next step (the call
+   * itself, e.g. a `delete`) is skipped.
+   */
+  z
+    .object({
+      hook: z.enum(['pre-tool-use', 'post-tool-use']),
+      tool: z.string().min(1),
+      input: z.record(z.string(), z.unknown()).default({}),
+      ...When,
+    })
+    .strict(),
 ]);
 /** One action of the scripted agent. */
 export type ScriptStep = z.infer<typeof ScriptStep>;

@@ -1,4 +1,7 @@
+import path from 'node:path';
 import { detectUsageLimit } from '../../core/claims';
+import { writeJsonAtomic } from '../artifacts';
+import { claudeHookSettings, hookEnv } from '../hooks/install';
 import { type Json, isObj, num, parseJsonObject, str } from './json';
 import type { AgentAdapterImpl, AgentUsage, ParsedAgentOutput } from './types';
 
@@ -7,12 +10,21 @@ import type { AgentAdapterImpl, AgentUsage, ParsedAgentOutput } from './types';
  * Flags from the headless-mode and CLI reference docs (code.claude.com/docs/en/headless, /cli-reference):
  * `--output-format stream-json` needs `--verbose` in print mode; `--permission-mode acceptEdits` lets it edit files
  * without a prompt nobody could answer, while shell commands still need `--allowedTools` (add them to `agent.args`).
+ * With hooks enabled, `<artifactDir>/claude-settings.json` registers ralph's PreToolUse/PostToolUse hooks on
+ * Write|Edit|MultiEdit|NotebookEdit|Bash and is passed with `--settings` (merged with the user's own settings).
  */
 export const claudeCodeAdapter: AgentAdapterImpl = {
   name: 'claude-code',
   defaultBinary: 'claude',
   build(inv) {
     const model = inv.spec.model ? ['--model', inv.spec.model] : [];
+    const settings: string[] = [];
+    if (inv.hooks?.enabled) {
+      const file = path.join(inv.artifactDir, 'claude-settings.json');
+      writeJsonAtomic(file, claudeHookSettings());
+      settings.push('--settings', file);
+    }
+    const env = hookEnv(inv);
     return {
       file: inv.spec.binary ?? 'claude',
       args: [
@@ -24,8 +36,10 @@ export const claudeCodeAdapter: AgentAdapterImpl = {
         '--permission-mode',
         'acceptEdits',
         ...model,
+        ...settings,
         ...inv.spec.args,
       ],
+      ...(Object.keys(env).length ? { env } : {}),
     };
   },
   parse(out) {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { detectUsageLimit } from '../../core/claims';
+import { hookEnv } from '../hooks/install';
 import type { AgentAdapterImpl, AgentUsage } from './types';
 
 /** Path of the compiled scripted-agent program (built by `npm run build`). */
@@ -20,6 +21,8 @@ export const scriptedAdapter: AgentAdapterImpl = {
   defaultBinary: process.execPath,
   build(inv) {
     const script = path.resolve(inv.workspace, inv.spec.script ?? '');
+    // With hooks enabled, `hook` steps run RALPH_HOOK_COMMAND like Claude Code runs its hooks.
+    const env = hookEnv(inv);
     return {
       file: inv.spec.binary ?? process.execPath,
       args: [
@@ -34,6 +37,7 @@ export const scriptedAdapter: AgentAdapterImpl = {
         inv.loopId,
         ...inv.spec.args,
       ],
+      ...(Object.keys(env).length ? { env } : {}),
     };
   },
   parse(out) {

@@ -14,6 +14,20 @@ export interface AgentInvocation {
   iteration: number;
   /** Directory for this iteration's artifacts. */
   artifactDir: string;
+  /** The loop's state folder (audit log, checkpoints of plain folders); `<workspace>/.ralph` when not given. */
+  stateDir?: string;
+  /** Ralph's tool-call hooks, for adapters whose agent supports them (claude-code, scripted). */
+  hooks?: AgentHooks;
+}
+
+/**
+ * Ralph's tool-call hooks: before each risky tool call (test edits, `rm -rf`, force pushes...) the call is logged to
+ * the loop's audit log, the agent is warned (or, with policy `deny`, a critical call is blocked) and a rollback
+ * checkpoint is taken. See `ralph hook --help`.
+ */
+export interface AgentHooks {
+  enabled: boolean;
+  policy: 'warn' | 'deny';
 }
 
 /** The process to spawn for one agent run. */
