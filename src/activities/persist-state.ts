@@ -1,26 +1,65 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { IterationRecord, LoopState } from '../core/loop-types';
-import { iterationDir, stateFile, writeJsonAtomic } from './artifacts';
+import type { InterventionEvent } from '../core/persistence-types';
+import { analytics, renderReport } from '../core/report';
+import { iterationDir, loopDir, stateFile, writeJsonAtomic } from './artifacts';
 
 /** Input of {@link persistState}. */
 export interface PersistStateInput {
   state: LoopState;
   /** The iteration just recorded: also written to its folder as record.json. */
   record?: IterationRecord;
+  /** Intervention events to append to `interventions/events.json` (idempotent by id). */
+  events?: InterventionEvent[];
 }
 
 /** Result of {@link persistState}. */
 export interface PersistStateResult {
   stateFile: string;
+  /** Written when the loop has ended. */
+  reportPath?: string;
+}
+
+/** The loop's intervention log: every detection, one JSON array. */
+export const eventsFile = (stateDir: string, loopId: string): string =>
+  path.join(loopDir(stateDir, loopId), 'interventions', 'events.json');
+
+/** Reads a loop's intervention events; an absent or unreadable file is an empty log. */
+export function readEvents(stateDir: string, loopId: string): InterventionEvent[] {
+  try {
+    const v = JSON.parse(fs.readFileSync(eventsFile(stateDir, loopId), 'utf8')) as unknown;
+    return Array.isArray(v) ? (v as InterventionEvent[]) : [];
+  } catch {
+    return [];
+  }
 }
 
 /**
- * Writes the loop's human-readable `state.json` (atomically) and the iteration's `record.json`. Idempotent: a
- * replayed or retried call writes the same content.
+ * Writes the loop's human-readable `state.json` (atomically), the iteration's `record.json`, appends intervention
+ * events, and the agent's behaviour profile; once the loop has ended, `report.md` and `analytics.json`. Idempotent: a
+ * replayed or retried call writes the same content, and an event already in the log is not appended again.
  */
-export async function persistState({ state, record }: PersistStateInput): Promise<PersistStateResult> {
+export async function persistState({ state, record, events }: PersistStateInput): Promise<PersistStateResult> {
   const file = stateFile(state.stateDir, state.loopId);
+  const dir = loopDir(state.stateDir, state.loopId);
   if (record) writeJsonAtomic(path.join(iterationDir(state.stateDir, state.loopId, record.n), 'record.json'), record);
+  let log: InterventionEvent[] | undefined;
+  if (events?.length) {
+    log = readEvents(state.stateDir, state.loopId);
+    const seen = new Set(log.map((e) => e.id));
+    const fresh = events.filter((e) => !seen.has(e.id));
+    if (fresh.length) {
+      log.push(...fresh);
+      writeJsonAtomic(eventsFile(state.stateDir, state.loopId), log);
+    }
+  }
+  if (state.persistence) writeJsonAtomic(path.join(dir, 'profile.json'), state.persistence.profile);
   writeJsonAtomic(file, state);
-  return { stateFile: file };
+  if (!state.result) return { stateFile: file };
+  log ??= readEvents(state.stateDir, state.loopId);
+  const reportPath = path.join(dir, 'report.md');
+  fs.writeFileSync(reportPath, renderReport(state, log));
+  writeJsonAtomic(path.join(dir, 'analytics.json'), analytics(state, log));
+  return { stateFile: file, reportPath };
 }

@@ -10,6 +10,7 @@ import type { UsageRecord } from '../core/loop-types';
 import { getAdapter } from './agents';
 import { attemptSuffix, iterationDir, writeJsonAtomic } from './artifacts';
 import { killLeftover, readTail, resolveExecutable, runLogged } from './process';
+import { createCheckpoint, listCheckpoints, rollbackToCheckpoint } from './workspace/checkpoint';
 
 /** Input of {@link runAgent}. */
 export interface RunAgentInput {
@@ -27,6 +28,15 @@ export interface RunAgentInput {
   guidance?: string;
   promise?: string;
   checkCommand?: string;
+  /** Extra prompt sections (reinforcement, PDARE adaptation), in order. */
+  sections?: string[];
+  /**
+   * Pre-run checkpoint of the workspace: attempt 1 creates it; a retried attempt (worker crash, timeout) first rolls
+   * the workspace back to it, so half-applied changes of the failed attempt never leak into the retry.
+   */
+  checkpoint?: { label: string };
+  /** Ralph's tool-call hooks (audit log, warnings or denials, rollback checkpoints) for agents that support them. */
+  hooks?: { enabled: boolean; policy: 'warn' | 'deny' };
 }
 
 /** Result of {@link runAgent}: small on purpose (history); the output is in the artifact files. */
@@ -47,6 +57,8 @@ export interface RunAgentResult {
   usageLimit?: { message: string; resetAt?: number };
   /** The end of the agent's answer, for feedback and status. */
   finalTextTail: string;
+  /** The pre-run checkpoint (when asked for), and what a retry restored from it. */
+  checkpoint?: { label: string; ref: string; commit: string | null; restored?: number; removed?: number };
 }
 
 /** Largest stdout we parse in full; beyond it only the end is parsed (the result is at the end). */
@@ -73,6 +85,12 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
   // A previous attempt's worker may have died with the agent still running: stop it before running again.
   const leftover = killLeftover(pidFile);
   if (leftover) ctx.log.warn('killed leftover agent process group from a previous attempt', { pid: leftover });
+  const checkpoint = input.checkpoint ? await preRunCheckpoint(input, attempt) : undefined;
+  if (checkpoint?.restored || checkpoint?.removed)
+    ctx.log.warn(`attempt ${attempt}: workspace restored to checkpoint ${checkpoint.label} before retrying`, {
+      restored: checkpoint.restored,
+      removed: checkpoint.removed,
+    });
 
   const sfx = attemptSuffix(input.run, attempt);
   const task = input.prompt ?? readPromptFile(input.promptFile);
@@ -85,6 +103,7 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
     guidance: input.guidance,
     promise: input.promise,
     checkCommand: input.checkCommand,
+    sections: input.sections,
   });
   const promptPath = path.join(dir, `prompt${sfx}.md`);
   fs.writeFileSync(promptPath, prompt);
@@ -98,6 +117,8 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
     loopId: input.loopId,
     iteration: input.iteration,
     artifactDir: dir,
+    stateDir: input.stateDir,
+    hooks: input.hooks,
   });
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -174,6 +195,7 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
       : undefined,
     usageLimit,
     finalTextTail: tail(parsed.finalText || stderr, 1500),
+    checkpoint,
   };
   writeJsonAtomic(path.join(dir, `agent-result${sfx}.json`), result);
   if (r.timedOut)
@@ -184,6 +206,36 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
       details: [result],
     });
   return result;
+}
+
+/**
+ * Attempt 1 records the workspace as the iteration's pre-run checkpoint. A later attempt restores it first (and
+ * creates it if the failed attempt died before it could): the retry starts from exactly what attempt 1 saw.
+ */
+async function preRunCheckpoint(input: RunAgentInput, attempt: number): Promise<RunAgentResult['checkpoint']> {
+  const at = {
+    workspace: input.workspace,
+    stateDir: input.stateDir,
+    loopId: input.loopId,
+    label: input.checkpoint!.label,
+  };
+  if (attempt > 1) {
+    try {
+      const r = await rollbackToCheckpoint(at);
+      const info = (await listCheckpoints(at)).checkpoints.find((c) => c.label === at.label);
+      return {
+        label: at.label,
+        ref: info?.ref ?? '',
+        commit: info?.commit ?? null,
+        restored: r.restored.length,
+        removed: r.removed.length,
+      };
+    } catch (e) {
+      if ((e as Error).name !== 'CheckpointNotFoundError') throw e;
+    }
+  }
+  const c = await createCheckpoint(at);
+  return { label: at.label, ref: c.ref, commit: c.commit };
 }
 
 function readPromptFile(file: string | undefined): string {

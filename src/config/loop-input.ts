@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PersistenceConfig } from './persistence-config';
 import { GatesConfig } from './gates-config';
 
 /** Agent adapters the loop can drive. */
@@ -98,6 +99,11 @@ export const LoopInput = z
      * if it has one, else none.
      */
     gates: GatesConfig.optional(),
+    /**
+     * The anti-laziness layer: snapshots and checkpoints, detectors, reinforcement, PDARE recovery, best output. On by
+     * default; `{ "enabled": false }` turns it off.
+     */
+    persistence: PersistenceConfig.default(PersistenceConfig.parse({})),
     /** Free-form labels, shown by `ralph status`. */
     labels: z.record(z.string(), z.string()).default({}),
   })

@@ -2,7 +2,15 @@
  * Gate thresholds, profiles and verdicts: whether a gate's parsed output meets its thresholds, the forced-continuation
  * prompt when it doesn't, and the iteration's quality score. Pure: no I/O, unit-tested without a server.
  */
-import { Severities, type GateItem, type GateKind, type ParsedGateOutput, type Severity } from './gates';
+import type { Detection } from './detections';
+import {
+  Severities,
+  type CoverageCount,
+  type GateItem,
+  type GateKind,
+  type ParsedGateOutput,
+  type Severity,
+} from './gates';
 
 /** Coverage thresholds in percent, compared against covered/total counts. */
 export interface CoverageThresholds {
@@ -83,6 +91,12 @@ export interface GateVerdict {
   score: number;
   durationMs: number;
   outputPath: string;
+  /** What the gate measured, for regressions against the loop's baseline. */
+  metrics?: { tests?: number; coverage?: CoverageCount };
+  /** File listing every test id the runner reported (test gates), for the next iteration's inventory diff. */
+  idsPath?: string;
+  /** Findings of the gate's own detectors (test inventory from the runner's listing). */
+  detections?: Detection[];
 }
 
 /** How many items a verdict keeps (and a continuation prompt lists). */

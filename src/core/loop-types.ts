@@ -1,3 +1,5 @@
+import type { ChangeSummary, PersistenceState, ReinforcementLevel } from './persistence-types';
+
 /**
  * Types of the loop's durable state: what `status` returns, what `state.json` holds and what continue-as-new carries.
  * Plain JSON-friendly data: it crosses the workflow/activity/client boundaries.
@@ -20,7 +22,15 @@ export const TERMINAL_STATUSES: readonly LoopStatus[] = ['accepted', 'aborted', 
 
 /** What the loop is doing right now (finer than status); `starting` also means "between iterations". */
 export type LoopPhase =
-  'starting' | 'agent' | 'checking' | 'gates' | 'paused' | 'awaiting_human' | 'sleeping_usage_limit' | 'done';
+  | 'starting'
+  | 'agent'
+  | 'inspecting'
+  | 'checking'
+  | 'gates'
+  | 'paused'
+  | 'awaiting_human'
+  | 'sleeping_usage_limit'
+  | 'done';
 
 /** How one iteration ended. */
 export type IterationOutcome =
@@ -66,6 +76,18 @@ export interface IterationRecord {
   rejection?: number;
   /** Deterministic red flags, e.g. `suspicious_claim` (done claimed with little work and no files). */
   flags?: string[];
+  /** What the agent run changed in the workspace (anti-laziness layer on). */
+  changes?: ChangeSummary;
+  /** Types of the non-PASS detections of this iteration, e.g. `['no_files_written', 'false_completion']`. */
+  detections?: string[];
+  /** The worst verdict of those detections. */
+  verdict?: 'PASS' | 'WARN' | 'BLOCK';
+  /** Reinforcement level of this iteration's prompt. */
+  level?: ReinforcementLevel;
+  /** The completion claim was overridden (false completion): nothing backed it. */
+  claimOverridden?: boolean;
+  /** Pre-run and post-run checkpoint labels. */
+  checkpoints?: { pre?: string; post?: string };
   /** Folder of this iteration's artifacts (prompt, output, check log, record). */
   artifactDir: string;
 }
@@ -175,6 +197,8 @@ export interface LoopState {
   budgetScale?: number;
   /** The token budget warning was given. */
   budgetWarned?: boolean;
+  /** The anti-laziness layer: detections, reinforcement, recovery, best output (absent when it is off). */
+  persistence?: PersistenceState;
   /** How many times the workflow continued-as-new. */
   run: number;
   startedAt: string;

@@ -13,6 +13,8 @@ export interface PromptInput {
   guidance?: string;
   promise?: string;
   checkCommand?: string;
+  /** Extra markdown sections (reinforcement, recovery strategy), placed after the feedback. */
+  sections?: string[];
 }
 
 /** Heading under which the previous iteration's feedback appears (agents are told not to ignore it). */
@@ -35,6 +37,7 @@ export function buildPrompt(p: PromptInput): string {
     if (body.length > MAX_FEEDBACK_CHARS) body = body.slice(0, MAX_FEEDBACK_CHARS) + '\n  … (truncated)';
     parts.push(`${FEEDBACK_HEADING}\n\n${body}`);
   }
+  for (const section of p.sections ?? []) if (section.trim()) parts.push(section.trim());
   const how: string[] = [
     'Do the work by editing files in the workspace: describing a change is not making it.',
     'Finish the whole task: nothing is deferred to a follow-up, no test is skipped, deleted or weakened.',

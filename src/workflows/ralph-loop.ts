@@ -11,6 +11,7 @@ import {
   continueAsNew,
   isCancellation,
   log,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -30,7 +31,17 @@ import {
   type GateVerdict,
 } from '../core/gate-rules';
 import { LoopMachine, type LoopCarry, type SignalName } from '../core/loop-machine';
-import type { IterationOutcome, IterationRecord, LoopResult } from '../core/loop-types';
+import type { GateDecision, IterationOutcome, IterationRecord, LoopResult } from '../core/loop-types';
+import {
+  PersistenceTracker,
+  postLabel,
+  preLabel,
+  type EscalationRequest,
+  type IterationDecision,
+} from '../core/persistence';
+import type { InterventionEvent } from '../core/persistence-types';
+import { MAX_FEEDBACK_CHARS } from '../core/prompt';
+import { rotateFeedback } from '../core/reinforcement';
 import * as messages from './messages';
 import { SA } from './search-attributes';
 
@@ -50,6 +61,9 @@ const { persistState } = proxyLocalActivities<typeof activities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 5 },
 });
+
+/** Patch id of the anti-laziness layer: loops recorded before it replay without it. */
+export const ANTI_LAZINESS_PATCH = 'anti-laziness-v1';
 
 /** Wait used after a usage limit that names no reset time. */
 const DEFAULT_USAGE_LIMIT_WAIT_MS = 15 * 60_000;
@@ -108,6 +122,13 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
     m.state.labels = input.labels;
   }
   const stateDir = input.stateDir as string;
+  // The anti-laziness layer: on by default for new loops; histories recorded before it replay without it.
+  const pcfg = input.persistence;
+  const tracker =
+    pcfg?.enabled && patched(ANTI_LAZINESS_PATCH)
+      ? new PersistenceTracker(pcfg, m.state.loopId, input.agent.adapter, m.state.persistence)
+      : undefined;
+  if (tracker) m.state.persistence = tracker.state;
   const checkOn = input.completion.checkOn ?? (input.completion.promise ? 'claim' : 'every-iteration');
 
   const { runAgent } = proxyActivities<typeof activities>({
@@ -127,6 +148,17 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
     startToCloseTimeout: `${input.completion.timeoutSeconds + 60} seconds`,
     heartbeatTimeout: '1 minute',
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    retry: { maximumAttempts: 3, initialInterval: '1 second' },
+  });
+
+  // The detection pass is short and runs next to the workflow: a local activity costs one marker event, not six.
+  const { inspectIteration } = proxyLocalActivities<typeof activities>({
+    startToCloseTimeout: '5 minutes',
+    retry: { maximumAttempts: 3, initialInterval: '1 second' },
+  });
+  const { restoreCheckpoint } = proxyActivities<typeof activities>({
+    startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: '2 minutes',
     retry: { maximumAttempts: 3, initialInterval: '1 second' },
   });
 
@@ -153,13 +185,14 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
   };
 
   let stateFile = carry?.stateFile ?? '';
-  const persist = async (record?: IterationRecord): Promise<void> => {
+  const persist = async (record?: IterationRecord, events?: InterventionEvent[]): Promise<void> => {
     syncSearchAttributes();
-    stateFile = (await persistState({ state: m.state, record })).stateFile;
+    stateFile = (await persistState({ state: m.state, record, events })).stateFile;
   };
   const finish = async (
     result: Omit<LoopResult, 'loopId' | 'iterations' | 'totals' | 'stateFile'>,
   ): Promise<LoopResult> => {
+    if (tracker && result.status !== 'failed') await restoreBest();
     const r = m.finish(result, stateFile, nowIso());
     await persist();
     log.info(`loop ${m.state.loopId} ended: ${r.status} (${r.reason})`);
@@ -171,15 +204,48 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
   };
 
   /**
-   * Opens a human gate and waits for the decision, indefinitely. Returns the loop's result on approve/abort, or
-   * undefined on reject (the loop goes on, with guidance and extra iterations).
+   * Best output selection at loop end: among iterations at or above the quality threshold, verified first, the
+   * highest score; when it is not the final iteration, its checkpoint is restored (working tree or branch).
    */
-  const humanGate = async (reason: string, title: string, details: string): Promise<LoopResult | undefined> => {
+  const restoreBest = async (): Promise<void> => {
+    const best = tracker!.best();
+    if (!best) return;
+    const t = tracker!.state.trajectory;
+    const final = t[t.length - 1];
+    tracker!.state.best = best;
+    if (!final || final.n === best.iteration || pcfg.bestOutput.restore === 'off') return;
+    try {
+      const r = await restoreCheckpoint({
+        loopId: m.state.loopId,
+        workspace: input.workspace,
+        stateDir,
+        label: best.checkpoint,
+        to: pcfg.bestOutput.restore,
+        saveAs: postLabel(final.n) === best.checkpoint ? undefined : 'final',
+      });
+      best.restoredTo = r.restoredTo;
+      log.info(`best output: ${best.reason}; restored to ${r.restoredTo}`);
+    } catch (e) {
+      log.warn(`best output: could not restore ${best.checkpoint}: ${describeActivityFailure(e).message}`);
+    }
+  };
+
+  /** Opens a human gate and waits, indefinitely, for the decision that closes it. */
+  const awaitHuman = async (reason: string, title: string, details: string): Promise<GateDecision> => {
     const gate = m.openGate({ reason, title, details, options: ['approve', 'reject', 'abort'] }, nowIso());
     log.info(`human gate ${gate.id} opened: ${gate.title}`);
     await persist();
     await condition(() => m.pendingDecision !== undefined);
-    const d = m.pendingDecision!;
+    return m.pendingDecision!;
+  };
+
+  /**
+   * Opens a human gate and waits for the decision, indefinitely. Returns the loop's result on approve/abort, or
+   * undefined on reject (the loop goes on, with guidance and extra iterations).
+   */
+  const humanGate = async (reason: string, title: string, details: string): Promise<LoopResult | undefined> => {
+    const d = await awaitHuman(reason, title, details);
+    const gate = { id: d.gateId };
     if (d.decision === 'approve')
       return finish({
         status: 'accepted',
@@ -191,6 +257,46 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
       return finish({ status: 'aborted', reason: d.reason ?? `aborted at gate ${gate.id}`, by: d.by });
     if (reason === 'rejections') m.resetRejections();
     if (reason === 'budget') m.state.budgetScale = (m.state.budgetScale ?? 1) + 0.5;
+    m.setPhase('agent', nowIso());
+    await persist();
+    return undefined;
+  };
+
+  /**
+   * PDARE's escalation: a human sees the regression. Approve keeps the changes (and accepts the loop if the iteration
+   * had passed its check), reject rolls the workspace back to the iteration's pre-run checkpoint and continues with
+   * AGGRESSIVE reinforcement, abort ends the loop.
+   */
+  const regressionGate = async (
+    n: number,
+    esc: EscalationRequest,
+    completed: boolean,
+  ): Promise<LoopResult | undefined> => {
+    const d = await awaitHuman(esc.reason, esc.title, esc.details);
+    const rollbackTo = tracker!.onDecision(d.decision, n);
+    if (d.decision === 'abort')
+      return finish({ status: 'aborted', reason: d.reason ?? `aborted at gate ${d.gateId}`, by: d.by });
+    if (d.decision === 'approve' && completed)
+      return finish({
+        status: 'accepted',
+        acceptedBy: 'human',
+        reason: d.reason ?? `approved at gate ${d.gateId}`,
+        by: d.by,
+      });
+    if (rollbackTo) {
+      const r = await restoreCheckpoint({
+        loopId: m.state.loopId,
+        workspace: input.workspace,
+        stateDir,
+        label: rollbackTo,
+        to: 'worktree',
+        saveAs: `${postLabel(n)}-rejected`,
+      });
+      m.state.pendingFeedback.unshift(
+        `The reviewer REJECTED iteration ${n} (${esc.title}). Its changes were rolled back to checkpoint ${rollbackTo} ` +
+          `(${r.restored} files restored, ${r.removed} removed). Do the task again without repeating what was detected.`,
+      );
+    }
     m.setPhase('agent', nowIso());
     await persist();
     return undefined;
@@ -215,6 +321,7 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
             gate,
             // Resolved (profile + overrides) by validateLoopInput.
             thresholds: gate.thresholds as GateThresholds,
+            previousIds: tracker?.state.testIds?.[gate.name],
           });
         } catch (e) {
           // A gate that can't run never counts as passing.
@@ -273,6 +380,7 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
     const startedAt = nowIso();
     const t0 = Date.now();
     const prompt = m.promptInputs();
+    const reinforcement = tracker?.beforeIteration(n);
     let agent: activities.RunAgentResult | undefined;
     let agentFailure: string | undefined;
     let agentTimedOut = false;
@@ -297,6 +405,9 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
             guidance: prompt.guidance,
             promise: input.completion.promise,
             checkCommand: input.completion.command,
+            sections: reinforcement?.sections,
+            checkpoint: tracker ? { label: preLabel(n, run) } : undefined,
+            hooks: tracker && pcfg.hooks.enabled ? { enabled: true, policy: pcfg.hooks.policy } : undefined,
           }),
         );
       } catch (e) {
@@ -337,6 +448,29 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
     }
 
     const claimed = agent?.claim.claimed ?? false;
+    // The detection pass: post-run checkpoint, diff against the pre-run one, workspace detectors.
+    let inspected: activities.InspectIterationResult | undefined;
+    if (tracker && agent?.checkpoint) {
+      m.setPhase('inspecting', nowIso());
+      try {
+        inspected = await inspectIteration({
+          loopId: m.state.loopId,
+          iteration: n,
+          workspace: input.workspace,
+          stateDir,
+          pre: preLabel(n),
+          post: postLabel(n),
+          exitCode: agent.exitCode,
+          claimed,
+          claimedFiles: agent.claimedFiles,
+          finalTextTail: agent.finalTextTail,
+          promptPath: agent.promptPath,
+          detectors: pcfg.detectors,
+        });
+      } catch (e) {
+        log.warn(`detection pass failed: ${describeActivityFailure(e).message}`);
+      }
+    }
     let check: activities.CheckCompletionResult | undefined;
     const command = input.completion.command;
     if (command && !agentFailure && (checkOn === 'every-iteration' || claimed)) {
@@ -379,11 +513,49 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
       gatesWallMs = Date.now() - tg;
     }
     const gatesPassed = verdicts ? verdicts.every((v) => v.passed) : false;
-    const completed = gateSpecs.length
+    let completed = gateSpecs.length
       ? gatesPassed && (command ? check?.passed === true : true)
       : command
         ? check?.passed === true
         : claimed && !agentFailure;
+    const verified = completed && (gateSpecs.length > 0 || !!command);
+    const quality = verdicts ? qualityScore(verdicts).score : undefined;
+    let decision: IterationDecision | undefined;
+    if (tracker) {
+      for (const v of verdicts ?? []) if (v.idsPath) (tracker.state.testIds ??= {})[v.name] = v.idsPath;
+      const failedText = [
+        agentFailure,
+        check && !check.passed ? check.outputTail : undefined,
+        ...(verdicts ?? []).filter((v) => !v.passed).map((v) => `${v.name}: ${v.message}`),
+      ].filter((t): t is string => !!t);
+      const metrics = (verdicts ?? []).reduce(
+        (acc, v) => ({ tests: acc.tests ?? v.metrics?.tests, coverage: acc.coverage ?? v.metrics?.coverage }),
+        {} as NonNullable<GateVerdict['metrics']>,
+      );
+      decision = tracker.afterIteration({
+        n,
+        now: nowIso(),
+        claimed,
+        verified,
+        exitCode: agent?.exitCode ?? null,
+        changes: inspected?.changes,
+        detections: inspected?.detections ?? [],
+        gateDetections: (verdicts ?? []).flatMap((v) => v.detections ?? []),
+        hallucinated: inspected?.hallucinated ?? 0,
+        deletedTests: inspected?.deletedTests ?? [],
+        diffSig: inspected?.diffSig,
+        stateSig: inspected?.stateSig,
+        outputSig: inspected?.outputSig,
+        errorText: failedText.join('\n') || undefined,
+        quality,
+        metrics,
+        pre: agent?.checkpoint ? preLabel(n) : undefined,
+        post: inspected ? postLabel(n) : undefined,
+        taskChars: (input.prompt ?? '').length,
+      });
+      // A claim nothing backs is overridden: the task stays open (only a promise-only loop would have accepted it).
+      if (decision.overrideClaim && completed && !verified) completed = false;
+    }
     const rejected = gateSpecs.length > 0 && claimed && !completed && verdicts !== undefined;
 
     const outcome: IterationOutcome = completed
@@ -430,7 +602,7 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
         actual: v.actual,
         durationMs: v.durationMs,
       }));
-      record.quality = qualityScore(verdicts).score;
+      record.quality = quality;
       record.gatesWallMs = gatesWallMs;
       if (rejected) record.rejected = true;
     }
@@ -441,7 +613,20 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
     if (isSuspiciousClaim({ claimed, claimedFiles: agent?.claimedFiles.length ?? 0, tokens: iterTokens }, earlier))
       record.flags = ['suspicious_claim'];
 
-    const feedback = completed
+    if (tracker) {
+      record.changes = inspected?.changes;
+      record.level = reinforcement?.level;
+      record.checkpoints = {
+        pre: agent?.checkpoint ? preLabel(n) : undefined,
+        post: inspected ? postLabel(n) : undefined,
+      };
+      if (decision?.types.length) {
+        record.detections = decision.types;
+        record.verdict = decision.verdict;
+      }
+      if (decision?.overrideClaim) record.claimOverridden = true;
+    }
+    let feedback = completed
       ? []
       : feedbackFor({
           claimed,
@@ -492,11 +677,21 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
         `Token budget: ${Math.round(budget.left * 100)}% left (${budget.used}). Finish what the task requires first.`,
       );
     }
+    if (decision && !completed) {
+      feedback.unshift(...decision.feedback);
+      feedback = rotateFeedback(feedback, MAX_FEEDBACK_CHARS);
+    }
     m.recordIteration(record, feedback, nowIso());
 
     if (!completed) m.setPhase('starting', nowIso());
     runIterations++;
-    await persist(record);
+    await persist(record, decision?.events);
+
+    if (decision?.escalate) {
+      const outcome = await regressionGate(n, decision.escalate, completed);
+      if (outcome) return outcome;
+      continue;
+    }
 
     if (completed)
       return finish({

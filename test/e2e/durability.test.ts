@@ -24,7 +24,7 @@ const until = async (pred: () => boolean, ms = 30_000): Promise<void> => {
 };
 
 describe('durability', () => {
-  it('resumes a loop with no iteration lost or double-counted after the worker is killed -9 mid-agent', async () => {
+  it('resumes a loop with no iteration lost or double-counted after the worker is killed -9 mid-agent, retrying from a clean checkpoint', async () => {
     const h = await Harness.start({ worker: false });
     let w1: ChildProcess | undefined;
     let w2: ChildProcess | undefined;
@@ -34,14 +34,19 @@ describe('durability', () => {
         {
           iterations: [
             [{ append: 'runs.log', content: '1\n' }],
-            [{ append: 'runs.log', content: '2\n' }, { sleep: 3000 }, { write: 'done.txt', content: 'ok' }],
+            [
+              { append: 'runs.log', content: '2\n' },
+              { write: 'partial.txt', content: 'half-applied by attempt 1', onAttempt: 1 },
+              { sleep: 3000 },
+              { write: 'done.txt', content: 'ok' },
+            ],
           ],
         },
       );
       w1 = spawnWorker(h.env.address, h.taskQueue);
       const id = await h.startLoop(scriptedLoop(ws, { heartbeatTimeoutSeconds: 2 }));
       const runs = path.join(ws, 'runs.log');
-      await until(() => fs.existsSync(runs) && fs.readFileSync(runs, 'utf8').includes('2\n'));
+      await until(() => fs.existsSync(path.join(ws, 'partial.txt')));
       w1.kill('SIGKILL');
       await new Promise((r) => w1!.once('exit', r));
       w2 = spawnWorker(h.env.address, h.taskQueue);
@@ -52,7 +57,9 @@ describe('durability', () => {
       expect(s.totals.iterations).toBe(2);
       // Iteration 2's agent ran again on a second attempt (after the heartbeat timeout), not as a new iteration.
       expect(s.records[1].agent.attempts).toBe(2);
-      expect(fs.readFileSync(runs, 'utf8')).toBe('1\n2\n2\n');
+      // Attempt 2 started from iteration 2's pre-run checkpoint: attempt 1's half-applied changes never leaked.
+      expect(fs.readFileSync(runs, 'utf8')).toBe('1\n2\n');
+      expect(fs.existsSync(path.join(ws, 'partial.txt'))).toBe(false);
     } finally {
       w1?.kill('SIGKILL');
       w2?.kill('SIGTERM');

@@ -19,7 +19,12 @@ describe('ralphLoop continue-as-new', () => {
         default: [{ usage: { inputTokens: 10, outputTokens: 2, costUsd: 0.001 } }],
       },
     );
-    const input = scriptedLoop(ws, { maxIterations: 100, continueAsNewEvery: 20 });
+    // The agent idles for 59 iterations on purpose: the stuck-loop and no-files detectors would (rightly) stop it.
+    const input = scriptedLoop(ws, {
+      maxIterations: 100,
+      continueAsNewEvery: 20,
+      persistence: { detectors: { stuck: false, noFiles: false } },
+    });
     const handle = await h.client.workflow.start('ralphLoop', {
       taskQueue: h.taskQueue,
       workflowId: `can-${Date.now()}`,
@@ -40,6 +45,9 @@ describe('ralphLoop continue-as-new', () => {
     });
     expect(s.totals.costUsd).toBeCloseTo(0.059, 6);
     expect(s.records).toHaveLength(RECORDS_KEPT);
+    // The anti-laziness state crosses continue-as-new too.
+    expect(s.persistence!.profile.iterations).toBe(60);
+    expect(s.persistence!.level).toBe('AGGRESSIVE');
     expect(s.records[s.records.length - 1].n).toBe(60);
     const first = await h.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe();
     expect(first.status.name).toBe('CONTINUED_AS_NEW');

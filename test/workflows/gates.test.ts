@@ -26,6 +26,9 @@ const sumTests =
   "test('adds negatives', () => expect(sum(-1, -2)).toBe(-3));\n" +
   "test('zero is neutral', () => expect(sum(5, 0)).toBe(5));\n";
 
+/** Lets an agent idle (no file changes) without the stuck-loop and no-files detectors stopping it. */
+const IDLE_OK = { persistence: { detectors: { stuck: false, noFiles: false } } };
+
 /** A loop whose only completion criterion is the gates, claimed with a promise. */
 const gatedLoop = (ws: string, gates: GatesConfigRaw, over = {}) =>
   scriptedLoop(ws, { completion: { promise: 'DONE' }, gates, maxIterations: 6, ...over });
@@ -158,7 +161,9 @@ describe('ralphLoop quality gates', () => {
       { default: [{ promise: 'DONE' }] },
     );
     const id = await h.startLoop(
-      gatedLoop(ws, { gates: [{ name: 'unit', kind: 'test', command: JEST }] }, { maxIterations: 20 }),
+      // The agent claims without editing on purpose; this test isolates the rejection policy from the stuck-loop and
+      // no-files detectors (which would rightly stop it first).
+      gatedLoop(ws, { gates: [{ name: 'unit', kind: 'test', command: JEST }] }, { maxIterations: 20, ...IDLE_OK }),
     );
     const s = await h.waitFor(id, (st) => st.pendingGate !== undefined, 90_000);
     expect(s.iteration).toBe(3);
@@ -243,7 +248,7 @@ describe('ralphLoop quality gates', () => {
           gates: [{ name: 'unit', kind: 'test', command: JEST }],
           tokenBudget: { maxTokens: 1000, warnThreshold: 0.5 },
         },
-        { maxIterations: 20 },
+        { maxIterations: 20, ...IDLE_OK },
       ),
     );
     const s = await h.waitFor(id, (st) => st.pendingGate !== undefined, 60_000);

@@ -18,6 +18,9 @@ describe('ralphLoop replay', () => {
         'usage-limit.json',
         'plain-cli-approve.json',
         'continue-as-new-last-run.json',
+        // With the anti-laziness layer (patch anti-laziness-v1): rollback at a regression gate, best-output restore.
+        'regression-reject-rollback.json',
+        'best-output-restore.json',
       ]),
     );
   });

@@ -8,6 +8,7 @@ import { unparsed, type ParsedGateOutput } from '../../core/gates';
 import { iterationDir } from '../artifacts';
 import { readTail, runLogged } from '../process';
 import { parserFor } from './parsers';
+import { diffTestInventory, type TestId } from '../../core/detectors/test-inventory';
 
 /** Input of {@link runGate}. */
 export interface RunGateInput {
@@ -17,6 +18,8 @@ export interface RunGateInput {
   stateDir: string;
   gate: GateSpec;
   thresholds: GateThresholds;
+  /** The previous run's test ids file (test gates): the runner-side test inventory diff compares against it. */
+  previousIds?: string;
 }
 
 /** Largest output a parser reads (the end of it). */
@@ -69,7 +72,7 @@ export async function runGate(input: RunGateInput): Promise<GateVerdict> {
         : i,
     ),
   };
-  return evaluateGate(
+  const verdict = evaluateGate(
     {
       name: gate.name,
       kind: gate.kind,
@@ -82,4 +85,41 @@ export async function runGate(input: RunGateInput): Promise<GateVerdict> {
     },
     input.thresholds,
   );
+  if (parsed.parsed && (parsed.tests || parsed.coverage))
+    verdict.metrics = { tests: parsed.tests?.total, coverage: parsed.coverage?.lines };
+  const ids = parsed.parsed ? parsed.tests?.ids : undefined;
+  if (ids?.length) {
+    verdict.idsPath = path.join(dir, `${gate.name}.ids.json`);
+    fs.writeFileSync(verdict.idsPath, JSON.stringify(ids));
+    const before = input.previousIds ? readIds(input.previousIds) : undefined;
+    if (before) verdict.detections = [runnerInventory(before, ids, input.workspace)];
+  }
+  return verdict;
+}
+
+function readIds(file: string): string[] | undefined {
+  try {
+    const v = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+    return Array.isArray(v) ? (v as string[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Test inventory from the runner's own listing: ids before vs after. A vanished test only counts when the runner
+ * still reported tests from its file (or the file is gone from the workspace): a file that fails to load (syntax
+ * error) reports none, and that is a failing suite for the gates, not a deletion.
+ */
+function runnerInventory(before: string[], after: string[], workspace: string) {
+  const split = (id: string): TestId => {
+    const i = id.indexOf(': ');
+    return i < 0 ? { file: '', name: id } : { file: id.slice(0, i), name: id.slice(i + 2) };
+  };
+  const b = before.map(split);
+  const a = after.map(split);
+  const reporting = new Set(a.map((t) => t.file));
+  const known = (t: TestId): boolean =>
+    reporting.has(t.file) || (t.file !== '' && !fs.existsSync(path.resolve(workspace, t.file)));
+  return diffTestInventory(b.filter(known), a).detection;
 }

@@ -5,7 +5,7 @@ import execa from 'execa';
 import { diffSnapshots, type SnapshotKind, type WorkspaceSnapshot } from '../../core/snapshot-diff';
 import { loopDir, writeJsonAtomic } from '../artifacts';
 import {
-  EXCLUDE_STATE_PATHSPEC,
+  STATE_DIR_NAME,
   git,
   gitHead,
   gitPrefix,
@@ -169,7 +169,10 @@ export async function createCheckpoint(input: CreateCheckpointInput): Promise<Cr
       // Same mtime as the original, so git's racy-entry check judges the copied entries exactly as it would there.
       await fs.promises.utimes(env.GIT_INDEX_FILE, st.atime, st.mtime);
     } else await git(workspace, ['read-tree', ...(head ? [head] : ['--empty'])], { env });
-    await git(workspace, ['add', '-A', '--', '.', EXCLUDE_STATE_PATHSPEC], { env });
+    // No `:(exclude).ralph` pathspec: git refuses it (exit 1) when .gitignore already ignores .ralph. Add
+    // everything, then drop the state folder from the temporary index.
+    await git(workspace, ['add', '-A', '--', '.'], { env });
+    await git(workspace, ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', STATE_DIR_NAME], { env });
     const tree = (await git(workspace, ['write-tree'], { env })).trim();
     const parents = head ? ['-p', head] : [];
     const args = ['commit-tree', '--no-gpg-sign', ...parents, '-m', `ralph checkpoint ${label}`, tree];
@@ -309,4 +312,88 @@ export async function listCheckpoints(input: ListCheckpointsInput): Promise<List
       return { label: ref.slice(base.length), ref, commit, createdAt };
     });
   return { kind: 'git', checkpoints };
+}
+
+/** Files of a checkpoint and the commit holding them (git workspaces). */
+export interface CheckpointFiles {
+  kind: SnapshotKind;
+  commit: string | null;
+  /** Workspace-relative posix path → git blob id. */
+  files: Record<string, string>;
+}
+
+/** Reads which files a checkpoint holds (from its commit's tree, or from a plain folder's archive manifest). */
+export async function checkpointFiles(input: CreateCheckpointInput): Promise<CheckpointFiles> {
+  const { workspace, stateDir, loopId, label } = input;
+  if ((await gitPrefix(workspace)) === null) {
+    const archive = archivePath(stateDir, loopId, label);
+    try {
+      const m = JSON.parse(await fs.promises.readFile(manifestPath(archive), 'utf8')) as ArchiveManifest;
+      return { kind: 'dir', commit: null, files: m.files };
+    } catch {
+      throw new CheckpointNotFoundError(workspace, loopId, label);
+    }
+  }
+  let commit: string;
+  try {
+    commit = (await git(workspace, ['rev-parse', '-q', '--verify', `${checkpointRef(loopId, label)}^{commit}`])).trim();
+  } catch {
+    throw new CheckpointNotFoundError(workspace, loopId, label);
+  }
+  return { kind: 'git', commit, files: await treeFiles(workspace, commit) };
+}
+
+/** Largest file whose content the detectors read. */
+export const MAX_INSPECTED_BYTES = 1024 * 1024;
+
+/**
+ * Text content of some files as a checkpoint holds them; a path the checkpoint lacks, a binary file (NUL byte) or one
+ * over `maxBytes` maps to undefined. Git: one `git cat-file --batch` for all of them; plain folders: one tar extract.
+ */
+export async function checkpointContents(
+  input: CreateCheckpointInput,
+  cp: CheckpointFiles,
+  paths: string[],
+  maxBytes = MAX_INSPECTED_BYTES,
+): Promise<Record<string, string | undefined>> {
+  const out: Record<string, string | undefined> = {};
+  const wanted = paths.filter((p) => cp.files[p] !== undefined);
+  for (const p of paths) out[p] = undefined;
+  if (!wanted.length) return out;
+  const asText = (b: Buffer): string | undefined =>
+    b.length > maxBytes || b.subarray(0, 8000).includes(0) ? undefined : b.toString('utf8');
+  if (cp.kind === 'git') {
+    const r = await execa('git', ['cat-file', '--batch'], {
+      cwd: input.workspace,
+      input: wanted.map((p) => `${cp.files[p]}\n`).join(''),
+      encoding: null,
+      maxBuffer: 512 * 1024 * 1024,
+    });
+    const buf = r.stdout as unknown as Buffer;
+    let pos = 0;
+    for (const p of wanted) {
+      const nl = buf.indexOf(10, pos);
+      const header = buf.subarray(pos, nl).toString();
+      const size = Number(header.split(' ')[2]);
+      pos = nl + 1;
+      if (!Number.isFinite(size)) continue; // "missing"
+      out[p] = asText(buf.subarray(pos, pos + size));
+      pos += size + 1;
+    }
+    return out;
+  }
+  const archive = archivePath(input.stateDir, input.loopId, input.label);
+  const tmp = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'ralph-cp-'));
+  try {
+    await execa('tar', ['-xzf', archive, '-C', tmp, '--null', '--verbatim-files-from', '-T', '-'], {
+      input: wanted.map((f) => `${f}\0`).join(''),
+    });
+    for (const p of wanted) {
+      const b = await fs.promises.readFile(path.join(tmp, p)).catch(() => undefined);
+      out[p] = b ? asText(b) : undefined;
+    }
+  } finally {
+    await fs.promises.rm(tmp, { recursive: true, force: true });
+  }
+  return out;
 }

@@ -1,0 +1,204 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { structuredPatch } from 'diff';
+import type { Detection } from '../core/detections';
+import { detection } from '../core/detections';
+import { detectNoFiles, validateEvidence } from '../core/detectors/evidence';
+import { detectFeatureRemoval } from '../core/detectors/feature-removal';
+import { normaliseError, shortHash } from '../core/detectors/stuck';
+import { staticInventoryDiff } from '../core/detectors/test-extract';
+import { parseUnifiedDiff } from '../core/detectors/unified-diff';
+import { detectValidationBypass, isTestFile } from '../core/detectors/validation-bypass';
+import type { ChangeSummary } from '../core/persistence-types';
+import { diffSnapshots } from '../core/snapshot-diff';
+import type { PersistenceConfig } from '../config/persistence-config';
+import { iterationDir } from './artifacts';
+import { readAudit } from './hooks/audit';
+import { checkpointContents, checkpointFiles, createCheckpoint, type CheckpointFiles } from './workspace/checkpoint';
+
+/** Input of {@link inspectIteration}. */
+export interface InspectIterationInput {
+  loopId: string;
+  iteration: number;
+  workspace: string;
+  stateDir: string;
+  /** Label of the iteration's pre-run checkpoint (runAgent created it). */
+  pre: string;
+  /** Label to record the post-run state under. */
+  post: string;
+  exitCode: number | null;
+  claimed: boolean;
+  /** Files the agent says it created or changed (from its output and its Evidence section). */
+  claimedFiles: string[];
+  /** End of the agent's answer (fingerprinted for stuck-loop detection). */
+  finalTextTail: string;
+  /** The prompt the agent got (feature removal spares files and symbols the task names). */
+  promptPath?: string;
+  detectors: PersistenceConfig['detectors'];
+}
+
+/** Result of {@link inspectIteration}: small (it goes into history); the diff itself is in `diffPath`. */
+export interface InspectIterationResult {
+  changes: ChangeSummary;
+  /** Every finding, PASS ones included, evidence capped. */
+  detections: Detection[];
+  postCommit: string | null;
+  /** Hash of this iteration's diff (absent when nothing changed), of the post-run state, of the answer. */
+  diffSig?: string;
+  stateSig: string;
+  outputSig: string;
+  /** Claimed files that don't exist or weren't changed. */
+  hallucinated: number;
+  /** Tests deleted by this iteration (`file: full name`). */
+  deletedTests: string[];
+  /** The unified diff of this iteration, under the iteration's artifacts. */
+  diffPath: string;
+  durationMs: number;
+}
+
+/** Most changed files whose content is read for the content-based detectors. */
+const MAX_CONTENT_FILES = 300;
+const MAX_EVIDENCE = 20;
+
+/**
+ * The detection pass after an agent run: records the post-run checkpoint, diffs it against the pre-run one, writes
+ * the unified diff, and runs the workspace detectors (no files written, hallucinated evidence, test inventory, feature
+ * removal, validation bypass, risky tool calls from the hook audit log). Pure rules in core decide; this gathers.
+ * Idempotent: a retry re-creates the same post checkpoint and yields the same findings.
+ */
+export async function inspectIteration(input: InspectIterationInput): Promise<InspectIterationResult> {
+  const t0 = Date.now();
+  const at = (label: string) => ({
+    workspace: input.workspace,
+    stateDir: input.stateDir,
+    loopId: input.loopId,
+    label,
+  });
+  const post = await createCheckpoint(at(input.post));
+  const [beforeCp, afterCp] = await Promise.all([checkpointFiles(at(input.pre)), checkpointFiles(at(input.post))]);
+  const d = diffSnapshots(beforeCp, afterCp);
+  const changed = [...d.added, ...d.modified, ...d.deleted].sort();
+  const changes: ChangeSummary = {
+    added: d.added.length,
+    modified: d.modified.length,
+    deleted: d.deleted.length,
+    files: [
+      ...d.added.map((p) => `A ${p}`),
+      ...d.modified.map((p) => `M ${p}`),
+      ...d.deleted.map((p) => `D ${p}`),
+    ].slice(0, 50),
+  };
+
+  const inspected = prioritise(changed).slice(0, MAX_CONTENT_FILES);
+  const [before, after] = await Promise.all([
+    checkpointContents(at(input.pre), beforeCp, inspected),
+    contentsAfter(input, afterCp, inspected),
+  ]);
+  const diffText = inspected.map((p) => fileDiff(p, before[p], after[p])).join('');
+  const dir = iterationDir(input.stateDir, input.loopId, input.iteration);
+  fs.mkdirSync(dir, { recursive: true });
+  const diffPath = path.join(dir, 'changes.diff');
+  fs.writeFileSync(diffPath, diffText);
+  const fileDiffs = parseUnifiedDiff(diffText);
+
+  const found: Detection[] = [];
+  const on = input.detectors;
+  const total = changes.added + changes.modified + changes.deleted;
+  if (on.noFiles) {
+    const nf = detectNoFiles({ exitCode: input.exitCode, claimed: input.claimed, changes });
+    if (nf) found.push(nf);
+  }
+  let hallucinated = 0;
+  if (on.evidence && input.claimedFiles.length) {
+    const claimed = input.claimedFiles.map((p) => ({
+      path: p,
+      exists: fs.existsSync(path.resolve(input.workspace, p)),
+    }));
+    const ev = validateEvidence({ claimed, changedPaths: changed });
+    if (ev) {
+      hallucinated = ev.evidence.length;
+      found.push(ev);
+    }
+  }
+  let deletedTests: string[] = [];
+  if (on.testInventory && changed.some(isTestFile)) {
+    const inv = staticInventoryDiff(
+      inspected.filter(isTestFile).map((p) => ({ path: p, before: before[p], after: after[p] })),
+    );
+    deletedTests = inv.deleted.map((t) => `${t.file}: ${t.name}`);
+    found.push(inv.detection);
+  }
+  if (on.featureRemoval && total) {
+    const task = input.promptPath ? await fs.promises.readFile(input.promptPath, 'utf8').catch(() => '') : '';
+    const fr = detectFeatureRemoval(fileDiffs, task);
+    if (fr) found.push(fr);
+  }
+  if (on.validationBypass && total) found.push(...detectValidationBypass(fileDiffs));
+  for (const a of await readAudit(input.stateDir, input.loopId, input.iteration).catch(() => [])) {
+    if (a.event !== 'pre-tool-use' || a.risk === 'none' || a.risk === 'low') continue;
+    found.push(
+      detection(
+        'risky_action',
+        a.risk === 'critical' || a.risk === 'high' ? 'warning' : 'info',
+        `risky tool call (${a.risk}, ${a.category}): ${a.tool}${a.target ? ` ${a.target}` : ''} → ${a.decision}` +
+          (a.checkpoint ? `; checkpoint ${a.checkpoint}` : ''),
+        a.reasons,
+      ),
+    );
+  }
+
+  return {
+    changes,
+    detections: found.map(compact),
+    postCommit: post.commit,
+    diffSig: total ? shortHash(diffText) : undefined,
+    // Path → blob of every file: equal signatures mean equal workspaces.
+    stateSig: shortHash(JSON.stringify(Object.entries(afterCp.files).sort())),
+    outputSig: shortHash(normaliseError(input.finalTextTail)),
+    hallucinated,
+    deletedTests: deletedTests.slice(0, 50),
+    diffPath,
+    durationMs: Date.now() - t0,
+  };
+}
+
+/** Test files and source files first: if there are more changed files than we read, those matter most. */
+function prioritise(paths: string[]): string[] {
+  const rank = (p: string): number =>
+    isTestFile(p) ? 0 : /\.(ts|tsx|js|jsx|mjs|cjs|py|go|json|ya?ml)$/.test(p) ? 1 : 2;
+  return [...paths].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/** After-side contents: the workspace as the post checkpoint just recorded it. */
+async function contentsAfter(
+  input: InspectIterationInput,
+  cp: CheckpointFiles,
+  paths: string[],
+): Promise<Record<string, string | undefined>> {
+  return checkpointContents(
+    { workspace: input.workspace, stateDir: input.stateDir, loopId: input.loopId, label: input.post },
+    cp,
+    paths,
+  );
+}
+
+/** One file's change in git's unified format (what parseUnifiedDiff and humans read). */
+function fileDiff(p: string, before: string | undefined, after: string | undefined): string {
+  if (before === after) return '';
+  const a = before === undefined ? '/dev/null' : `a/${p}`;
+  const b = after === undefined ? '/dev/null' : `b/${p}`;
+  const patch = structuredPatch(a, b, before ?? '', after ?? '', '', '', { context: 3 });
+  let out = `diff --git a/${p} b/${p}\n--- ${a}\n+++ ${b}\n`;
+  for (const h of patch.hunks)
+    out += `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n${h.lines.join('\n')}\n`;
+  return out;
+}
+
+const compact = (d: Detection): Detection => ({
+  ...d,
+  details: d.details.length > 1000 ? d.details.slice(0, 1000) + '…' : d.details,
+  evidence:
+    d.evidence.length > MAX_EVIDENCE
+      ? [...d.evidence.slice(0, MAX_EVIDENCE), `… ${d.evidence.length - MAX_EVIDENCE} more`]
+      : d.evidence,
+});
