@@ -12,10 +12,14 @@ import { configCommand } from './commands/config';
 import { statsCommand } from './commands/stats';
 import { approveCommand } from './commands/approve';
 import { demoCommand } from './commands/demo';
+import { hookCommand } from './commands/hook';
 import { devCommand } from './commands/dev';
+import { interventionsCommand } from './commands/interventions';
 import { listCommand } from './commands/list';
 import { pauseCommand } from './commands/pause';
+import { profileCommand } from './commands/profile';
 import { rejectCommand } from './commands/reject';
+import { reportCommand } from './commands/report';
 import { resumeCommand } from './commands/resume';
 import { startCommand } from './commands/start';
 import { statusCommand } from './commands/status';
@@ -62,6 +66,10 @@ export function buildProgram(): Command {
     demoCommand,
     configCommand,
     statsCommand,
+    hookCommand,
+    interventionsCommand,
+    profileCommand,
+    reportCommand,
   ])
     register(program);
   return program;

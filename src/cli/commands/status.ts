@@ -1,18 +1,27 @@
 /**
  * `ralph status <id>`: where a loop stands (status, phase, iteration, agent, workspace), its pending human gate with
  * the commands that answer it, running totals, the last iterations and signals, and the result once it ended.
- * `--json` prints the full LoopState.
+ * `--json` prints the full LoopState. `--persistence`, `--regressions` and `--quality` print the anti-laziness views
+ * instead (with `--json`: the object behind each view).
  */
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { getLoopStatus } from '../../client';
 import type { LoopState } from '../../core/loop-types';
+import { persistenceSummary, qualityBars, regressionsView, trajectoryOf } from '../../core/report';
 import { formatDuration, runCommand, table } from '../run-command';
 import { gateLines } from '../signal-helpers';
 import { checkText, positionLine, resultLine } from './start';
 
 /** Options of `ralph status`. */
-export const StatusOptions = z.object({ json: z.boolean().default(false) });
+export const StatusOptions = z.object({
+  json: z.boolean().default(false),
+  persistence: z.boolean().default(false),
+  regressions: z.boolean().default(false),
+  quality: z.boolean().default(false),
+});
+/** Options of `ralph status`. */
+export type StatusOptions = z.infer<typeof StatusOptions>;
 
 /** How many iteration records and signals the human view shows. */
 const RECORDS_SHOWN = 10;
@@ -23,11 +32,20 @@ export function statusCommand(program: Command): Command {
   return program
     .command('status <loopId>')
     .description("show a loop's state: gate, totals, last iterations and signals, result")
-    .option('--json', 'print the full LoopState as JSON')
+    .option('--json', "print the full LoopState as JSON (with a view flag: that view's data)")
+    .option('--persistence', 'show the anti-laziness metrics: baseline/current, regressions, level, recovery, best')
+    .option('--regressions', 'show the regression events with their recovery and rollback')
+    .option('--quality', 'show the quality trajectory as bars, with the best iteration')
     .action(
       runCommand(StatusOptions, async (o, [loopId], ctx) => {
         const client = await ctx.client();
         const state = await getLoopStatus(client, loopId);
+        const views = persistenceViews(state, o);
+        if (views) {
+          if (o.json) ctx.out.json(views.json);
+          else for (const l of views.lines) ctx.out.line(l);
+          return;
+        }
         const d = await client.workflow.getHandle(loopId).describe();
         if (o.json) {
           ctx.out.json(state);
@@ -115,4 +133,32 @@ export function statusLines(
 
   if (s.result) out.push('', `result: ${resultLine(s.result)}`, `  state file: ${s.result.stateFile}`);
   return out;
+}
+
+/**
+ * The views `--persistence`, `--regressions` and `--quality` select, in that order, as lines and as JSON (one flag:
+ * that view's object; several: an object keyed by flag). `undefined` when no view flag is set.
+ */
+export function persistenceViews(
+  s: LoopState,
+  o: Pick<StatusOptions, 'persistence' | 'regressions' | 'quality'>,
+): { lines: string[]; json: unknown } | undefined {
+  const parts: { key: string; lines: string[]; json: unknown }[] = [];
+  if (o.persistence) parts.push({ key: 'persistence', lines: persistenceSummary(s), json: s.persistence ?? null });
+  if (o.regressions)
+    parts.push({ key: 'regressions', lines: regressionsView(s), json: s.persistence?.regressions ?? [] });
+  if (o.quality) {
+    const trajectory = trajectoryOf(s);
+    const best = s.persistence?.best;
+    const lines = ['Quality Trajectory:'];
+    if (!trajectory.length) lines.push('  no quality measurements yet (quality gates have not run)');
+    else lines.push(...qualityBars(trajectory, best).map((l) => `  ${l}`));
+    if (best) lines.push(`  best: ${best.reason}${best.restoredTo ? ` (restored to ${best.restoredTo})` : ''}`);
+    parts.push({ key: 'quality', lines, json: { trajectory, best: best ?? null } });
+  }
+  if (!parts.length) return undefined;
+  return {
+    lines: parts.flatMap((p, i) => (i ? ['', ...p.lines] : p.lines)),
+    json: parts.length === 1 ? parts[0].json : Object.fromEntries(parts.map((p) => [p.key, p.json])),
+  };
 }
