@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PersistenceConfig } from './persistence-config';
 import { GateKinds, OutputFormats, Severities, type GateKind, type OutputFormat } from '../core/gates';
 import { Profiles, type GateThresholds, type ProfileName } from '../core/gate-rules';
 
@@ -91,6 +92,8 @@ export const GatesConfig = z
     runOn: z.enum(['claim', 'every-iteration']).default('claim'),
     rejection: RejectionPolicy.default({ maxRetries: 3, escalateToHuman: true }),
     tokenBudget: TokenBudget.optional(),
+    /** The anti-laziness layer (detectors, reinforcement, recovery, best output); used when the loop input sets none. */
+    persistence: PersistenceConfig.optional(),
   })
   .strict();
 /** A gates configuration, after defaults. */

@@ -39,6 +39,9 @@ export const StartOptions = z.object({
   iterationTimeout: intOption().optional(),
   heartbeatTimeout: intOption().optional(),
   continueAsNewEvery: intOption().optional(),
+  antiLaziness: z.boolean().optional(),
+  hookPolicy: z.string().optional(),
+  bestOutput: z.string().optional(),
   config: z.string().optional(),
   id: z.string().min(1).optional(),
   follow: z.boolean().default(false),
@@ -80,6 +83,12 @@ export function startCommand(program: Command): Command {
     .option('--iteration-timeout <secs>', 'time limit of one agent run (default 1800)')
     .option('--heartbeat-timeout <secs>', 'the agent run must heartbeat within this (default 60)')
     .option('--continue-as-new-every <n>', 'continue-as-new after this many iterations (default 50)')
+    .option('--no-anti-laziness', 'turn off snapshots, checkpoints, detectors, reinforcement and best-output selection')
+    .option('--hook-policy <warn|deny>', 'answer to risky tool calls of hook-capable agents (default warn)')
+    .option(
+      '--best-output <worktree|branch|off>',
+      'where a better earlier iteration is restored at loop end (default worktree)',
+    )
     .option('--config <file>', 'a LoopInput object as .json or .yaml; flags override its fields')
     .option('--id <loopId>', 'the loop id (default: ralph-<task slug>-<hex>)')
     .option('--follow', 'watch the loop until it ends; exit 0 if accepted, 1 otherwise')
@@ -126,6 +135,9 @@ const FLAG_OF: Record<string, string> = {
   iterationTimeoutSeconds: '--iteration-timeout',
   heartbeatTimeoutSeconds: '--heartbeat-timeout',
   continueAsNewEvery: '--continue-as-new-every',
+  'persistence.enabled': '--no-anti-laziness',
+  'persistence.hooks.policy': '--hook-policy',
+  'persistence.bestOutput.restore': '--best-output',
 };
 
 /**
@@ -172,6 +184,13 @@ export function buildLoopInput(o: StartOptions, cwd: string): LoopInputRaw {
   if (o.iterationTimeout !== undefined) input.iterationTimeoutSeconds = o.iterationTimeout;
   if (o.heartbeatTimeout !== undefined) input.heartbeatTimeoutSeconds = o.heartbeatTimeout;
   if (o.continueAsNewEvery !== undefined) input.continueAsNewEvery = o.continueAsNewEvery;
+  if (o.antiLaziness === false || o.hookPolicy !== undefined || o.bestOutput !== undefined) {
+    const p: Record<string, unknown> = { ...asObject(base.persistence) };
+    if (o.antiLaziness === false) p.enabled = false;
+    if (o.hookPolicy !== undefined) p.hooks = { ...asObject(p.hooks), policy: o.hookPolicy };
+    if (o.bestOutput !== undefined) p.bestOutput = { ...asObject(p.bestOutput), restore: o.bestOutput };
+    input.persistence = p;
+  }
 
   const parsed = LoopInput.safeParse(input);
   if (!parsed.success) {
@@ -242,8 +261,10 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 /** One line about a finished iteration: outcome, agent exit, check and duration. */
 export function recordLine(r: IterationRecord): string {
   const agent = r.agent.failure ? `agent failed (${r.agent.failure})` : `agent exit ${r.agent.exitCode ?? '-'}`;
-  const claim = r.agent.claimed ? ' · claimed done' : '';
-  return `iteration ${r.n} → ${r.outcome} · ${agent}${claim} · check ${checkText(r)} · ${formatDuration(r.durationMs)}`;
+  const claim = r.agent.claimed ? (r.claimOverridden ? ' · claimed done (overridden)' : ' · claimed done') : '';
+  const files = r.changes ? ` · ${r.changes.added + r.changes.modified + r.changes.deleted} files changed` : '';
+  const found = r.detections?.length ? ` · ${r.verdict ?? 'WARN'}: ${r.detections.join(', ')}` : '';
+  return `iteration ${r.n} → ${r.outcome} · ${agent}${claim} · check ${checkText(r)}${files}${found} · ${formatDuration(r.durationMs)}`;
 }
 
 /** The check column of a record: passed, failed (exit n), timed out or not run. */

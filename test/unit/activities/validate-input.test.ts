@@ -31,6 +31,22 @@ describe('validateLoopInput', () => {
     expect(fs.existsSync(path.join(w, '.ralph/loops/l'))).toBe(true);
   });
 
+  it('turns the anti-laziness layer on with defaults, and takes its settings from ralph.config.yaml unless the input sets them', async () => {
+    const w = ws();
+    const d = await validateLoopInput({ raw: base(w), loopId: 'l' });
+    expect(d.persistence).toMatchObject({ enabled: true, stuck: { sameError: 3 }, bestOutput: { threshold: 70 } });
+    fs.writeFileSync(
+      path.join(w, 'ralph.config.yaml'),
+      'persistence:\n  bestOutput:\n    threshold: 80\n  hooks:\n    policy: deny\n',
+    );
+    const c = await validateLoopInput({ raw: base(w), loopId: 'l' });
+    expect(c.persistence).toMatchObject({ bestOutput: { threshold: 80 }, hooks: { policy: 'deny' } });
+    const i = await validateLoopInput({ raw: { ...base(w), persistence: { enabled: false } }, loopId: 'l' });
+    expect(i.persistence.enabled).toBe(false);
+    const bad = await failure({ ...base(w), persistence: { stuck: { sameError: 0 } } });
+    expect(bad.message).toMatch(/persistence\.stuck\.sameError/);
+  });
+
   it.each([
     [
       'a relative workspace',

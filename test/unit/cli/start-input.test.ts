@@ -1,0 +1,25 @@
+import { buildLoopInput, StartOptions } from '../../../src/cli/commands/start';
+
+const opts = (o: Record<string, unknown>): StartOptions =>
+  StartOptions.parse({ prompt: 'p', workspace: '/w', script: '/w/s.json', check: 'true', ...o });
+
+describe('ralph start anti-laziness flags', () => {
+  it('leaves the layer at its defaults when no flag is given', () => {
+    expect(buildLoopInput(opts({}), '/').persistence).toBeUndefined();
+  });
+
+  it('turns the layer off with --no-anti-laziness and sets the hook policy and best-output target', () => {
+    expect(buildLoopInput(opts({ antiLaziness: false }), '/').persistence).toEqual({ enabled: false });
+    expect(buildLoopInput(opts({ hookPolicy: 'deny', bestOutput: 'branch' }), '/').persistence).toEqual({
+      hooks: { policy: 'deny' },
+      bestOutput: { restore: 'branch' },
+    });
+  });
+
+  it('names the flag of a bad value', () => {
+    expect(() => buildLoopInput(opts({ hookPolicy: 'maybe' }), '/')).toThrow(
+      /persistence\.hooks\.policy.*--hook-policy/,
+    );
+    expect(() => buildLoopInput(opts({ bestOutput: 'cloud' }), '/')).toThrow(/--best-output/);
+  });
+});
