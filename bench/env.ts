@@ -65,7 +65,11 @@ export function scriptedWorkspace(prefix: string, doneAt: number): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   fs.writeFileSync(
     path.join(ws, 'script.json'),
-    JSON.stringify({ iterations: { [doneAt]: [{ write: 'done', content: 'x' }] } }),
+    // Every iteration changes a file, as real agents do: an idle agent is (rightly) stopped by the stuck-loop detector.
+    JSON.stringify({
+      iterations: { [doneAt]: [{ write: 'done', content: 'x' }] },
+      default: [{ append: 'work.log', content: 'x\n' }],
+    }),
   );
   return ws;
 }

@@ -14,7 +14,14 @@ import { diffSnapshots } from '../core/snapshot-diff';
 import type { PersistenceConfig } from '../config/persistence-config';
 import { iterationDir } from './artifacts';
 import { readAudit } from './hooks/audit';
-import { checkpointContents, checkpointFiles, createCheckpoint, type CheckpointFiles } from './workspace/checkpoint';
+import {
+  MAX_INSPECTED_BYTES,
+  checkpointContents,
+  checkpointFiles,
+  createCheckpoint,
+  readBlobs,
+  treeFiles,
+} from './workspace/checkpoint';
 
 /** Input of {@link inspectIteration}. */
 export interface InspectIterationInput {
@@ -24,6 +31,8 @@ export interface InspectIterationInput {
   stateDir: string;
   /** Label of the iteration's pre-run checkpoint (runAgent created it). */
   pre: string;
+  /** Its commit, when runAgent reported one (saves looking it up). */
+  preCommit?: string | null;
   /** Label to record the post-run state under. */
   post: string;
   exitCode: number | null;
@@ -75,8 +84,22 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
     label,
   });
   const post = await createCheckpoint(at(input.post));
-  const [beforeCp, afterCp] = await Promise.all([checkpointFiles(at(input.pre)), checkpointFiles(at(input.post))]);
-  const d = diffSnapshots(beforeCp, afterCp);
+  const git = post.kind === 'git' && post.commit !== null;
+  let beforeFiles: Record<string, string>;
+  let afterFiles: Record<string, string>;
+  if (git) {
+    // Straight from the two commits: fewer git processes than resolving the labels again.
+    const preCommit = input.preCommit ?? (await checkpointFiles(at(input.pre))).commit!;
+    [beforeFiles, afterFiles] = await Promise.all([
+      treeFiles(input.workspace, preCommit),
+      treeFiles(input.workspace, post.commit!),
+    ]);
+  } else {
+    [beforeFiles, afterFiles] = (
+      await Promise.all([checkpointFiles(at(input.pre)), checkpointFiles(at(input.post))])
+    ).map((c) => c.files);
+  }
+  const d = diffSnapshots({ files: beforeFiles }, { files: afterFiles });
   const changed = [...d.added, ...d.modified, ...d.deleted].sort();
   const changes: ChangeSummary = {
     added: d.added.length,
@@ -90,10 +113,7 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
   };
 
   const inspected = prioritise(changed).slice(0, MAX_CONTENT_FILES);
-  const [before, after] = await Promise.all([
-    checkpointContents(at(input.pre), beforeCp, inspected),
-    contentsAfter(input, afterCp, inspected),
-  ]);
+  const { before, after } = await contentsOf(input, git, inspected, beforeFiles, afterFiles);
   const diffText = inspected.map((p) => fileDiff(p, before[p], after[p])).join('');
   const dir = iterationDir(input.stateDir, input.loopId, input.iteration);
   fs.mkdirSync(dir, { recursive: true });
@@ -153,7 +173,7 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
     postCommit: post.commit,
     diffSig: total ? shortHash(diffText) : undefined,
     // Path → blob of every file: equal signatures mean equal workspaces.
-    stateSig: shortHash(JSON.stringify(Object.entries(afterCp.files).sort())),
+    stateSig: shortHash(JSON.stringify(Object.entries(afterFiles).sort())),
     outputSig: shortHash(normaliseError(input.finalTextTail)),
     hallucinated,
     deletedTests: deletedTests.slice(0, 50),
@@ -169,17 +189,42 @@ function prioritise(paths: string[]): string[] {
   return [...paths].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-/** After-side contents: the workspace as the post checkpoint just recorded it. */
-async function contentsAfter(
+type Contents = Record<string, string | undefined>;
+
+/**
+ * Before/after text of the inspected files. Git: one `cat-file --batch` for both sides. Plain folders: the pre-run
+ * archive for the before side, the workspace itself (just archived as the post checkpoint) for the after side.
+ */
+async function contentsOf(
   input: InspectIterationInput,
-  cp: CheckpointFiles,
+  git: boolean,
   paths: string[],
-): Promise<Record<string, string | undefined>> {
-  return checkpointContents(
-    { workspace: input.workspace, stateDir: input.stateDir, loopId: input.loopId, label: input.post },
-    cp,
-    paths,
+  beforeFiles: Record<string, string>,
+  afterFiles: Record<string, string>,
+): Promise<{ before: Contents; after: Contents }> {
+  const before: Contents = {};
+  const after: Contents = {};
+  if (!paths.length) return { before, after };
+  if (git) {
+    const ids = paths.flatMap((p) => [beforeFiles[p], afterFiles[p]]).filter((id): id is string => !!id);
+    const blobs = await readBlobs(input.workspace, ids);
+    for (const p of paths) {
+      before[p] = beforeFiles[p] ? blobs.get(beforeFiles[p]) : undefined;
+      after[p] = afterFiles[p] ? blobs.get(afterFiles[p]) : undefined;
+    }
+    return { before, after };
+  }
+  const at = { workspace: input.workspace, stateDir: input.stateDir, loopId: input.loopId, label: input.pre };
+  Object.assign(before, await checkpointContents(at, { kind: 'dir', commit: null, files: beforeFiles }, paths));
+  await Promise.all(
+    paths.map(async (p) => {
+      if (afterFiles[p] === undefined) return;
+      const b = await fs.promises.readFile(path.join(input.workspace, p)).catch(() => undefined);
+      after[p] =
+        b && b.length <= MAX_INSPECTED_BYTES && !b.subarray(0, 8000).includes(0) ? b.toString('utf8') : undefined;
+    }),
   );
+  return { before, after };
 }
 
 /** One file's change in git's unified format (what parseUnifiedDiff and humans read). */

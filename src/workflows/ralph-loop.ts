@@ -459,6 +459,8 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
           workspace: input.workspace,
           stateDir,
           pre: preLabel(n),
+          // The pre-run checkpoint of run 1 (a usage-limit re-run records its own, under another label).
+          preCommit: agent.checkpoint.label === preLabel(n) ? agent.checkpoint.commit : undefined,
           post: postLabel(n),
           exitCode: agent.exitCode,
           claimed,

@@ -145,8 +145,10 @@ async function writeArchive(workspace: string, paths: string[], archive: string)
  */
 export async function createCheckpoint(input: CreateCheckpointInput): Promise<CreateCheckpointResult> {
   const { workspace, stateDir, loopId, label } = input;
-  const prefix = await gitPrefix(workspace);
-  if (prefix === null) {
+  // One rev-parse answers "is this a git work tree?" and "where is its index?".
+  const where = await git(workspace, ['rev-parse', '--is-inside-work-tree', '--git-path', 'index']).catch(() => '');
+  const [inside, indexPath] = where.split('\n');
+  if (inside !== 'true') {
     const archive = archivePath(stateDir, loopId, label);
     const snap = await snapshotDir(workspace, [stateDir]);
     await writeArchive(workspace, Object.keys(snap.files), archive);
@@ -162,17 +164,14 @@ export async function createCheckpoint(input: CreateCheckpointInput): Promise<Cr
   const commit = await withTempIndex(async (env) => {
     // Starting from a copy of the user's index keeps its stat data, so `add -A` re-hashes only changed files
     // (a fresh read-tree of HEAD has no stat data, so every file would be read and hashed again).
-    const userIndex = path.resolve(workspace, (await git(workspace, ['rev-parse', '--git-path', 'index'])).trim());
+    const userIndex = path.resolve(workspace, indexPath.trim());
     const st = await fs.promises.stat(userIndex).catch(() => undefined);
     if (st) {
       await fs.promises.copyFile(userIndex, env.GIT_INDEX_FILE);
       // Same mtime as the original, so git's racy-entry check judges the copied entries exactly as it would there.
       await fs.promises.utimes(env.GIT_INDEX_FILE, st.atime, st.mtime);
     } else await git(workspace, ['read-tree', ...(head ? [head] : ['--empty'])], { env });
-    // No `:(exclude).ralph` pathspec: git refuses it (exit 1) when .gitignore already ignores .ralph. Add
-    // everything, then drop the state folder from the temporary index.
-    await git(workspace, ['add', '-A', '--', '.'], { env });
-    await git(workspace, ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', STATE_DIR_NAME], { env });
+    await addAllButState(workspace, env);
     const tree = (await git(workspace, ['write-tree'], { env })).trim();
     const parents = head ? ['-p', head] : [];
     const args = ['commit-tree', '--no-gpg-sign', ...parents, '-m', `ralph checkpoint ${label}`, tree];
@@ -180,6 +179,22 @@ export async function createCheckpoint(input: CreateCheckpointInput): Promise<Cr
   });
   await git(workspace, ['update-ref', ref, commit]);
   return { ref, commit, kind: 'git' };
+}
+
+/**
+ * `git add -A` of the workspace without the state folder, into the temporary index. Git stages everything else but
+ * exits 1 when `.gitignore` already ignores the excluded folder ("The following paths are ignored..."): that exact
+ * complaint is not a failure.
+ */
+async function addAllButState(workspace: string, env: Record<string, string>): Promise<void> {
+  try {
+    await git(workspace, ['add', '-A', '--', '.', `:(exclude)${STATE_DIR_NAME}`], { env });
+  } catch (e) {
+    const err = e as WorkspaceGitError & { stderr?: string; exitCode?: number | null };
+    const text = String(err.stderr ?? err.message ?? '');
+    const onlyIgnored = /following paths are ignored/.test(text) && !/^(fatal|error):/m.test(text);
+    if (!onlyIgnored) throw e;
+  }
 }
 
 /** Removes files, then the folders that removal left empty (up to, not including, the workspace). */
@@ -202,7 +217,7 @@ function plan(current: WorkspaceSnapshot['files'], target: WorkspaceSnapshot['fi
 }
 
 /** The files of a checkpoint commit under the workspace, with their blob ids (gitlinks and the state folder left out). */
-async function treeFiles(workspace: string, commit: string): Promise<Record<string, string>> {
+export async function treeFiles(workspace: string, commit: string): Promise<Record<string, string>> {
   const out = await git(workspace, ['ls-tree', '-r', '-z', commit, '--', '.']);
   const files = new Map<string, string>();
   for (const rec of out.split('\0')) {
@@ -343,6 +358,41 @@ export async function checkpointFiles(input: CreateCheckpointInput): Promise<Che
   return { kind: 'git', commit, files: await treeFiles(workspace, commit) };
 }
 
+/**
+ * Text of git blobs by id, with one `git cat-file --batch`; a missing blob, a binary one (NUL byte) or one over
+ * `maxBytes` maps to undefined.
+ */
+export async function readBlobs(
+  workspace: string,
+  ids: string[],
+  maxBytes = MAX_INSPECTED_BYTES,
+): Promise<Map<string, string | undefined>> {
+  const out = new Map<string, string | undefined>();
+  const unique = [...new Set(ids)];
+  if (!unique.length) return out;
+  const r = await execa('git', ['cat-file', '--batch'], {
+    cwd: workspace,
+    input: unique.map((id) => `${id}\n`).join(''),
+    encoding: null,
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  const buf = r.stdout as unknown as Buffer;
+  let pos = 0;
+  for (const id of unique) {
+    const nl = buf.indexOf(10, pos);
+    if (nl < 0) break;
+    const size = Number(buf.subarray(pos, nl).toString().split(' ')[2]);
+    pos = nl + 1;
+    if (!Number.isFinite(size)) continue; // "<id> missing"
+    out.set(id, asText(buf.subarray(pos, pos + size), maxBytes));
+    pos += size + 1;
+  }
+  return out;
+}
+
+const asText = (b: Buffer, maxBytes: number): string | undefined =>
+  b.length > maxBytes || b.subarray(0, 8000).includes(0) ? undefined : b.toString('utf8');
+
 /** Largest file whose content the detectors read. */
 export const MAX_INSPECTED_BYTES = 1024 * 1024;
 
@@ -360,26 +410,13 @@ export async function checkpointContents(
   const wanted = paths.filter((p) => cp.files[p] !== undefined);
   for (const p of paths) out[p] = undefined;
   if (!wanted.length) return out;
-  const asText = (b: Buffer): string | undefined =>
-    b.length > maxBytes || b.subarray(0, 8000).includes(0) ? undefined : b.toString('utf8');
   if (cp.kind === 'git') {
-    const r = await execa('git', ['cat-file', '--batch'], {
-      cwd: input.workspace,
-      input: wanted.map((p) => `${cp.files[p]}\n`).join(''),
-      encoding: null,
-      maxBuffer: 512 * 1024 * 1024,
-    });
-    const buf = r.stdout as unknown as Buffer;
-    let pos = 0;
-    for (const p of wanted) {
-      const nl = buf.indexOf(10, pos);
-      const header = buf.subarray(pos, nl).toString();
-      const size = Number(header.split(' ')[2]);
-      pos = nl + 1;
-      if (!Number.isFinite(size)) continue; // "missing"
-      out[p] = asText(buf.subarray(pos, pos + size));
-      pos += size + 1;
-    }
+    const blobs = await readBlobs(
+      input.workspace,
+      wanted.map((p) => cp.files[p]),
+      maxBytes,
+    );
+    for (const p of wanted) out[p] = blobs.get(cp.files[p]);
     return out;
   }
   const archive = archivePath(input.stateDir, input.loopId, input.label);
@@ -390,7 +427,7 @@ export async function checkpointContents(
     });
     for (const p of wanted) {
       const b = await fs.promises.readFile(path.join(tmp, p)).catch(() => undefined);
-      out[p] = b ? asText(b) : undefined;
+      out[p] = b ? asText(b, maxBytes) : undefined;
     }
   } finally {
     await fs.promises.rm(tmp, { recursive: true, force: true });

@@ -230,3 +230,19 @@ describe('createCheckpoint + rollbackToCheckpoint (plain folder)', () => {
     expect(fs.existsSync(cp.ref)).toBe(true);
   });
 });
+
+describe('createCheckpoint with the state folder ignored by .gitignore', () => {
+  it('records every other file and leaves .ralph out (git refuses the exclude pathspec there, exit 1)', async () => {
+    const dir = tmp();
+    const git = gitIn(dir);
+    git('init', '-q', '-b', 'main');
+    write(dir, '.gitignore', '.ralph/\n');
+    write(dir, 'a.txt', 'a\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'init');
+    write(dir, '.ralph/loops/l/state.json', '{}');
+    write(dir, 'b.txt', 'new\n');
+    const c = await createCheckpoint({ workspace: dir, stateDir: path.join(dir, '.ralph'), loopId: 'l', label: 'x' });
+    expect(git('ls-tree', '-r', '--name-only', c.commit!).trim().split('\n')).toEqual(['.gitignore', 'a.txt', 'b.txt']);
+  });
+});
