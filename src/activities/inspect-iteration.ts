@@ -19,8 +19,8 @@ import {
   checkpointContents,
   checkpointFiles,
   createCheckpoint,
+  diffCommits,
   readBlobs,
-  treeFiles,
 } from './workspace/checkpoint';
 
 /** Input of {@link inspectIteration}. */
@@ -85,21 +85,28 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
   });
   const post = await createCheckpoint(at(input.post));
   const git = post.kind === 'git' && post.commit !== null;
-  let beforeFiles: Record<string, string>;
-  let afterFiles: Record<string, string>;
+  // Blob ids of the changed files on each side, and a signature of the whole post-run state.
+  const beforeFiles: Record<string, string> = {};
+  const afterFiles: Record<string, string> = {};
+  let stateSig: string;
+  const d: { added: string[]; modified: string[]; deleted: string[] } = { added: [], modified: [], deleted: [] };
   if (git) {
-    // Straight from the two commits: fewer git processes than resolving the labels again.
+    // One diff-tree between the two commits: no full file listing of either side.
     const preCommit = input.preCommit ?? (await checkpointFiles(at(input.pre))).commit!;
-    [beforeFiles, afterFiles] = await Promise.all([
-      treeFiles(input.workspace, preCommit),
-      treeFiles(input.workspace, post.commit!),
-    ]);
+    for (const c of await diffCommits(input.workspace, preCommit, post.commit!)) {
+      (c.status === 'A' ? d.added : c.status === 'D' ? d.deleted : d.modified).push(c.path);
+      if (c.before) beforeFiles[c.path] = c.before;
+      if (c.after) afterFiles[c.path] = c.after;
+    }
+    stateSig = (post.tree ?? post.commit!).slice(0, 16);
   } else {
-    [beforeFiles, afterFiles] = (
-      await Promise.all([checkpointFiles(at(input.pre)), checkpointFiles(at(input.post))])
-    ).map((c) => c.files);
+    const [pre, postFiles] = await Promise.all([checkpointFiles(at(input.pre)), checkpointFiles(at(input.post))]);
+    Object.assign(d, diffSnapshots(pre, postFiles));
+    Object.assign(beforeFiles, pre.files);
+    Object.assign(afterFiles, postFiles.files);
+    // Path → blob of every file: equal signatures mean equal workspaces.
+    stateSig = shortHash(JSON.stringify(Object.entries(postFiles.files).sort()));
   }
-  const d = diffSnapshots({ files: beforeFiles }, { files: afterFiles });
   const changed = [...d.added, ...d.modified, ...d.deleted].sort();
   const changes: ChangeSummary = {
     added: d.added.length,
@@ -141,15 +148,25 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
     }
   }
   let deletedTests: string[] = [];
+  const task = input.promptPath && total ? await readTask(input.promptPath) : '';
   if (on.testInventory && changed.some(isTestFile)) {
     const inv = staticInventoryDiff(
       inspected.filter(isTestFile).map((p) => ({ path: p, before: before[p], after: after[p] })),
+      task,
     );
     deletedTests = inv.deleted.map((t) => `${t.file}: ${t.name}`);
     found.push(inv.detection);
+    if (inv.requested.length)
+      found.push(
+        detection(
+          'test_removed_by_task',
+          'info',
+          `${inv.requested.length} test(s) removed along with what the task asks to remove.`,
+          inv.requested.map((t) => `${t.file}: ${t.name}`),
+        ),
+      );
   }
   if (on.featureRemoval && total) {
-    const task = input.promptPath ? await fs.promises.readFile(input.promptPath, 'utf8').catch(() => '') : '';
     const fr = detectFeatureRemoval(fileDiffs, task);
     if (fr) found.push(fr);
   }
@@ -171,15 +188,31 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
     changes,
     detections: found.map(compact),
     postCommit: post.commit,
-    diffSig: total ? shortHash(diffText) : undefined,
-    // Path → blob of every file: equal signatures mean equal workspaces.
-    stateSig: shortHash(JSON.stringify(Object.entries(afterFiles).sort())),
+    // Work, not notes: a diff of documentation only (plans, notes, logs) is no attempt at the failing code.
+    diffSig: workDiff(fileDiffs),
+    stateSig,
     outputSig: shortHash(normaliseError(input.finalTextTail)),
     hallucinated,
     deletedTests: deletedTests.slice(0, 50),
     diffPath,
     durationMs: Date.now() - t0,
   };
+}
+
+/** The task part of the prompt (before the loop's own sections): what feature removal and test removal may spare. */
+async function readTask(promptPath: string): Promise<string> {
+  const text = await fs.promises.readFile(promptPath, 'utf8').catch(() => '');
+  const end = text.indexOf('\n## Loop\n');
+  return end > 0 ? text.slice(0, end) : text;
+}
+
+const DOC_FILE = /\.(md|markdown|mdx|txt|rst|adoc|log)$/i;
+
+/** Hash of the diff of everything but documentation; undefined when only documentation (or nothing) changed. */
+function workDiff(fileDiffs: ReturnType<typeof parseUnifiedDiff>): string | undefined {
+  const work = fileDiffs.filter((f) => !DOC_FILE.test(f.path));
+  if (!work.length) return undefined;
+  return shortHash(work.map((f) => `${f.path}\n-${f.removed.join('\n-')}\n+${f.added.join('\n+')}`).join('\n'));
 }
 
 /** Test files and source files first: if there are more changed files than we read, those matter most. */

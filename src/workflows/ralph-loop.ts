@@ -680,7 +680,8 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
       );
     }
     if (decision && !completed) {
-      feedback.unshift(...decision.feedback);
+      // After the check's and the gates' own feedback (what failed), what the detectors saw (how the agent cheated).
+      feedback.push(...decision.feedback);
       feedback = rotateFeedback(feedback, MAX_FEEDBACK_CHARS);
     }
     m.recordIteration(record, feedback, nowIso());

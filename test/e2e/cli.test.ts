@@ -80,13 +80,17 @@ async function eventually<T>(get: () => Promise<T>, ok: (v: T) => boolean, timeo
   throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(last)?.slice(0, 2000)}`);
 }
 
-/** A workspace whose check never passes and whose agent just prints: it reaches its human gate. */
+/**
+ * A workspace whose check never passes and whose agent just prints: it reaches its human gate. Its loops run with
+ * --no-anti-laziness: an agent that idles is (rightly) stopped by the stuck-loop gate, and these tests are about the
+ * iteration-budget gate.
+ */
 const gateWorkspace = (): string =>
   tempWorkspace({ 'check.js': 'console.error("not yet"); process.exit(1)' }, { default: [{ print: 'trying' }] });
 
 async function startAtGate(maxIterations = 1): Promise<string> {
   const ws = gateWorkspace();
-  const r = await ralph(startArgs(ws, '--max-iterations', String(maxIterations)));
+  const r = await ralph(startArgs(ws, '--max-iterations', String(maxIterations), '--no-anti-laziness'));
   expect(r.code).toBe(0);
   const id = r.stdout.trim();
   await h.waitFor(id, (s) => s.pendingGate !== undefined);
@@ -185,7 +189,7 @@ describe('ralph start', () => {
     const r = await ralph(startArgs(ws, '--max-iterations', '5', '--follow'));
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\[\d\d:\d\d\] iteration 1\/5 · agent · running/);
-    expect(r.stdout).toContain('iteration 1 → continue · agent exit 0 · check failed (exit 1)');
+    expect(r.stdout).toContain('iteration 1 → continue · agent exit 0 · check failed (exit 1) · 0 files changed');
     expect(r.stdout).toContain('feedback: The completion check `node check.js` still failed');
     expect(r.stdout).toContain('iteration 2 → completed');
     expect(r.stdout).toMatch(/accepted by check after 2 iterations/);
@@ -385,7 +389,7 @@ describe('ralph approve', () => {
 
   it('exits 1 saying why when the loop ignores it (no gate pending)', async () => {
     const ws = tempWorkspace({ 'check.js': 'process.exit(1)' }, { default: [{ sleep: 400 }] });
-    const id = (await ralph(startArgs(ws, '--max-iterations', '50'))).stdout.trim();
+    const id = (await ralph(startArgs(ws, '--max-iterations', '50', '--no-anti-laziness'))).stdout.trim();
     await h.waitFor(id, (s) => s.phase === 'agent');
     const r = await ralph(['approve', id, '--by', 'tester', ...conn()]);
     expect(r.code).toBe(1);

@@ -31,6 +31,8 @@ export interface CreateCheckpointResult {
   ref: string;
   /** The checkpoint commit (git workspaces only). */
   commit: string | null;
+  /** Its tree: equal trees mean equal workspaces (git workspaces only). */
+  tree?: string;
   kind: SnapshotKind;
 }
 
@@ -161,6 +163,7 @@ export async function createCheckpoint(input: CreateCheckpointInput): Promise<Cr
   }
   const head = await gitHead(workspace);
   const ref = checkpointRef(loopId, label);
+  let tree = '';
   const commit = await withTempIndex(async (env) => {
     // Starting from a copy of the user's index keeps its stat data, so `add -A` re-hashes only changed files
     // (a fresh read-tree of HEAD has no stat data, so every file would be read and hashed again).
@@ -172,13 +175,46 @@ export async function createCheckpoint(input: CreateCheckpointInput): Promise<Cr
       await fs.promises.utimes(env.GIT_INDEX_FILE, st.atime, st.mtime);
     } else await git(workspace, ['read-tree', ...(head ? [head] : ['--empty'])], { env });
     await addAllButState(workspace, env);
-    const tree = (await git(workspace, ['write-tree'], { env })).trim();
+    tree = (await git(workspace, ['write-tree'], { env })).trim();
     const parents = head ? ['-p', head] : [];
     const args = ['commit-tree', '--no-gpg-sign', ...parents, '-m', `ralph checkpoint ${label}`, tree];
     return (await git(workspace, args, { env: { ...env, ...COMMIT_ENV } })).trim();
   });
   await git(workspace, ['update-ref', ref, commit]);
-  return { ref, commit, kind: 'git' };
+  return { ref, commit, tree, kind: 'git' };
+}
+
+/** One file that differs between two checkpoint commits, with its blob ids on each side. */
+export interface CommitChange {
+  path: string;
+  status: 'A' | 'M' | 'D';
+  before?: string;
+  after?: string;
+}
+
+/**
+ * What changed between two commits under the workspace, paths relative to it (one `git diff-tree`, no file listing).
+ * The state folder and submodules are left out.
+ */
+export async function diffCommits(workspace: string, from: string, to: string): Promise<CommitChange[]> {
+  const out = await git(workspace, ['diff-tree', '-r', '-z', '--no-renames', '--relative', from, to]);
+  const parts = out.split('\0');
+  const changes: CommitChange[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const meta = parts[i];
+    if (!meta.startsWith(':')) break;
+    const [oldMode, newMode, before, after, st] = meta.slice(1).split(' ');
+    const p = parts[i + 1];
+    if (isStatePath(p) || oldMode === '160000' || newMode === '160000') continue;
+    const status = st[0] === 'A' ? 'A' : st[0] === 'D' ? 'D' : 'M';
+    changes.push({
+      path: p,
+      status,
+      before: status === 'A' ? undefined : before,
+      after: status === 'D' ? undefined : after,
+    });
+  }
+  return changes;
 }
 
 /**

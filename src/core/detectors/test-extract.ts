@@ -444,14 +444,28 @@ export function extractTests(file: string, content: string): ExtractedTest[] {
  * Diffs the test inventory of the changed files: lists the tests of each test file among `files` before and after the
  * iteration (`before`/`after` undefined: the file did not exist), with their bodies, and passes them to
  * {@link diffTestInventory}, which tells deletions from moves, renames and replacements.
+ *
+ * With `task`: a test the task asks to remove is not a deletion to block. That is a task that says remove / delete /
+ * drop / deprecate and names the test's file, or a code identifier (camelCase, snake_case, PascalCase) that the test's
+ * name or body uses, e.g. "Remove the deprecated legacyAdd and its test". Those tests are listed in `requested`.
  */
-export function staticInventoryDiff(files: { path: string; before?: string; after?: string }[]): TestInventoryDiff {
+export function staticInventoryDiff(
+  files: { path: string; before?: string; after?: string }[],
+  task?: string,
+): TestInventoryDiff & { requested: TestId[] } {
   const before: TestId[] = [];
   const after: TestId[] = [];
   const bodies: TestBodies = { before: {}, after: {} };
+  const requested: TestId[] = [];
+  const asks = task ? removalRequest(task) : undefined;
   for (const f of files) {
     if (!isTestFile(f.path)) continue;
+    const stillThere = new Set((f.after === undefined ? [] : extractTests(f.path, f.after)).map((t) => testKey(t.id)));
     for (const t of f.before === undefined ? [] : extractTests(f.path, f.before)) {
+      if (asks && !stillThere.has(testKey(t.id)) && asks(f.path, `${t.id.name}\n${t.body}`)) {
+        requested.push(t.id);
+        continue;
+      }
       before.push(t.id);
       bodies.before[testKey(t.id)] = t.body;
     }
@@ -460,5 +474,23 @@ export function staticInventoryDiff(files: { path: string; before?: string; afte
       bodies.after[testKey(t.id)] = t.body;
     }
   }
-  return diffTestInventory(before, after, bodies);
+  return { ...diffTestInventory(before, after, bodies), requested };
+}
+
+const REMOVAL_VERB =
+  /\b(remove|removes|removing|delete|deletes|deleting|drop|drops|dropping|deprecated?|get rid of)\b/i;
+/** camelCase, PascalCase with an inner capital, snake_case: words that name code, not prose. */
+const CODE_IDENT =
+  /\b(?:[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+)\b/g;
+
+/** When the task asks to remove something: a predicate "does this test (file, name + body) belong to it?". */
+function removalRequest(task: string): ((file: string, text: string) => boolean) | undefined {
+  if (!REMOVAL_VERB.test(task)) return undefined;
+  const named = new Set(task.match(CODE_IDENT) ?? []);
+  const lower = task.toLowerCase();
+  return (file, text) => {
+    const base = file.split('/').pop() ?? file;
+    if (lower.includes(file.toLowerCase()) || lower.includes(base.toLowerCase())) return true;
+    return (text.match(CODE_IDENT) ?? []).some((w) => named.has(w));
+  };
 }
