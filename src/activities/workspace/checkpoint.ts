@@ -7,7 +7,7 @@ import { loopDir, writeJsonAtomic } from '../artifacts';
 import {
   STATE_DIR_NAME,
   git,
-  gitHead,
+  gitProbe,
   gitPrefix,
   isStatePath,
   snapshotDir,
@@ -147,10 +147,9 @@ async function writeArchive(workspace: string, paths: string[], archive: string)
  */
 export async function createCheckpoint(input: CreateCheckpointInput): Promise<CreateCheckpointResult> {
   const { workspace, stateDir, loopId, label } = input;
-  // One rev-parse answers "is this a git work tree?" and "where is its index?".
-  const where = await git(workspace, ['rev-parse', '--is-inside-work-tree', '--git-path', 'index']).catch(() => '');
-  const [inside, indexPath] = where.split('\n');
-  if (inside !== 'true') {
+  // One rev-parse answers "is this a git work tree?", "where is its index?" and "what is HEAD?".
+  const { inside, indexPath, head } = await gitProbe(workspace);
+  if (!inside) {
     const archive = archivePath(stateDir, loopId, label);
     const snap = await snapshotDir(workspace, [stateDir]);
     await writeArchive(workspace, Object.keys(snap.files), archive);
@@ -161,13 +160,12 @@ export async function createCheckpoint(input: CreateCheckpointInput): Promise<Cr
     } satisfies ArchiveManifest);
     return { ref: archive, commit: null, kind: 'dir' };
   }
-  const head = await gitHead(workspace);
   const ref = checkpointRef(loopId, label);
   let tree = '';
   const commit = await withTempIndex(async (env) => {
     // Starting from a copy of the user's index keeps its stat data, so `add -A` re-hashes only changed files
     // (a fresh read-tree of HEAD has no stat data, so every file would be read and hashed again).
-    const userIndex = path.resolve(workspace, indexPath.trim());
+    const userIndex = path.resolve(workspace, indexPath);
     const st = await fs.promises.stat(userIndex).catch(() => undefined);
     if (st) {
       await fs.promises.copyFile(userIndex, env.GIT_INDEX_FILE);

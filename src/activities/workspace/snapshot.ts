@@ -76,6 +76,33 @@ export async function git(cwd: string, args: string[], o: GitOptions = {}): Prom
   return r.stdout;
 }
 
+/** What a checkpoint needs to know about a workspace's git repository, from a single `git rev-parse`. */
+export interface GitProbe {
+  /** The workspace is inside a git work tree. */
+  inside: boolean;
+  /** The index file, relative to the workspace (or absolute). */
+  indexPath: string;
+  /** HEAD's commit; null before the first commit. */
+  head: string | null;
+}
+
+/** Answers "git work tree?", "which index?" and "which HEAD?" with one process (it exits 1 before the first commit). */
+export async function gitProbe(workspace: string): Promise<GitProbe> {
+  const r = await execa(
+    'git',
+    ['rev-parse', '--is-inside-work-tree', '--git-path', 'index', '--verify', '-q', 'HEAD^{commit}'],
+    {
+      cwd: workspace,
+      env: baseEnv(),
+      extendEnv: false,
+      stdin: 'ignore',
+      reject: false,
+    },
+  ).catch(() => ({ stdout: '' }));
+  const [inside, indexPath, head] = String(r.stdout ?? '').split('\n');
+  return { inside: inside === 'true', indexPath: indexPath ?? '', head: head?.trim() || null };
+}
+
 /** HEAD's commit, or null before the first commit. */
 export async function gitHead(cwd: string): Promise<string | null> {
   try {

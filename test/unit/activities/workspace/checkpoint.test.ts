@@ -100,6 +100,7 @@ describe('createCheckpoint + rollbackToCheckpoint (git)', () => {
       kind: 'git',
       ref: 'refs/ralph/l1/iteration-001',
       commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+      tree: expect.stringMatching(/^[0-9a-f]{40}$/),
     });
     agentChanges(dir);
     const r = await rollbackToCheckpoint(input);
