@@ -13,6 +13,7 @@ const positives: [string, string, string[], string[]][] = [
   ['skip_added', T, [], ["  it.skip('validates email', () => {"]],
   ['skip_added', 'src/a.spec.ts', [], ["describe.only('suite', () => {"]],
   ['skip_added', T, [], ["  xit('validates email', () => {"]],
+  ['skip_added', T, [], ["  fit('validates email', () => {"]],
   ['skip_added', T, [], ["  test.todo('reject weak passwords');"]],
   ['skip_added', 'tests/test_login.py', [], ['@pytest.mark.skip(reason="flaky")']],
   ['skip_added', 'tests/test_login.py', [], ['    pytest.skip("later")']],
@@ -22,7 +23,8 @@ const positives: [string, string, string[], string[]][] = [
   ['test_commented_out', 'tests/test_login.py', [], ['# def test_rejects_weak_passwords():']],
   ['ts_suppression', 'src/login.ts', [], ['  // @ts-ignore']],
   ['ts_suppression', 'src/login.ts', [], ['// @ts-nocheck']],
-  ['ts_suppression', T, [], ['    // @ts-expect-error wrong type on purpose']],
+  ['ts_suppression', 'src/login.ts', [], ['    // @ts-expect-error wrong type on purpose']],
+  ['ts_suppression', T, [], ['    // @ts-ignore']],
   ['eslint_disable_unjustified', 'src/cli.ts', [], ['  // eslint-disable-next-line no-console']],
   ['eslint_disable_unjustified', 'src/cli.ts', [], ['/* eslint-disable */']],
   [
@@ -62,6 +64,16 @@ const positives: [string, string, string[], string[]][] = [
   ],
   ['assertion_weakened', T, ['    expect(user.name).toEqual("Ann");'], ['    expect(user.name).toBeTruthy();']],
   ['assertion_weakened', 'tests/test_login.py', ['    assert login(u) == "ok"'], ['    assert login(u)']],
+  ['assertion_weakened', 'tests/test_calc.py', ['    assert add(1, 2) == 3'], ['    assert add(1, 2)']],
+  [
+    'assertion_weakened',
+    'tests/test_calc.py',
+    ['    assert add(1, 2) == 3, "1+2, surely"'],
+    ['    assert add(1, 2), "ok"'],
+  ],
+  ['assertion_weakened', 'tests/test_csv.py', ['    assert split("a, b") in ROWS'], ['    assert split("a, b")']],
+  ['assertion_weakened', 'tests/test_calc.py', ['    assert (div(6, 3) == 2)'], ['    assert div(6, 3)  # fine']],
+  ['assertion_weakened', 'tests/test_calc.py', ['    assert {"a": f(1, 2)}[k] != 0'], ['    assert {"a": f(1, 2)}[k]']],
   ['assertion_weakened', T, ['    expect(res).toStrictEqual({ id: 1 });'], ['    expect(res).not.toBeNull();']],
 ];
 
@@ -129,6 +141,16 @@ describe('detectValidationBypass', () => {
     ['`|| true` in application code', file('src/flags.ts', ['const on = flag || true;'])],
     ['`exit 0` in a plain shell script', file('scripts/release.sh', ['exit 0'])],
     ['`model.fit(` (not a focused test)', file('src/train.ts', ['model.fit(data);'])],
+    ['a call of a product function named `fit`', file('src/trends.ts', ['  return fit(points);'])],
+    ['a product function named `xit`', file('src/exit.ts', ['export const leave = () => xit(0);'])],
+    [
+      'a Python assert made stronger',
+      file('tests/test_calc.py', ['    assert add(1, 2) == 3'], ['    assert add(1, 2)']),
+    ],
+    [
+      'a Python assert on another call with commas',
+      file('tests/test_calc.py', ['    assert add(1, 3)'], ['    assert add(1, 2) == 3']),
+    ],
     ['a strong assertion replacing a weak one', file(T, ['  expect(x).toBe(3);'], ['  expect(x).toBeDefined();'])],
     ['a weak matcher on another subject', file(T, ['  expect(y).toBeDefined();'], ['  expect(x).toBe(3);'])],
     ['`strict: true`', file('tsconfig.json', ['    "strict": true,'])],
@@ -139,6 +161,173 @@ describe('detectValidationBypass', () => {
     ['tsconfig `exclude` (not a test config)', file('tsconfig.json', ['  "exclude": ["dist"]'])],
   ])('does not flag %s', (_what, diff) => {
     expect(detectValidationBypass([diff])).toEqual([]);
+  });
+
+  it.each<[string, FileDiff[]]>([
+    [
+      'a test moved to another file',
+      [
+        file(T, [], ["  it('divides', () => {", '    expect(div(6, 3)).toBe(2);', '  });']),
+        file('test/unit/auth/division.test.ts', ["  it('divides', () => {", '    expect(div(6, 3)).toBe(2);', '  });']),
+      ],
+    ],
+    [
+      'a test file renamed (deleted and created)',
+      [
+        file('tests/test_calc.py', [], ['def test_add():', '    assert add(1, 2) == 3', '    assert add(0, 0) == 0']),
+        file('tests/test_arith.py', ['def test_add():', '    assert add(1, 2) == 3', '    assert add(0, 0) == 0']),
+      ],
+    ],
+  ])('does not count assertions as lost for %s', (_what, diff) => {
+    expect(detectValidationBypass(diff)).toEqual([]);
+  });
+
+  it('warns once when the total across test files drops, naming the files that lost assertions', () => {
+    const found = detectValidationBypass([
+      file(T, ['  expect(a).toBe(1);'], ['  expect(a).toBe(1);', '  expect(b).toBe(2);', '  expect(c).toBe(3);']),
+      file('test/b.test.ts', ['  expect(d).toBe(4);']),
+      file('src/b.ts', [], ['  assert(x);']),
+    ]);
+    expect(found).toEqual([
+      expect.objectContaining({
+        type: 'assertion_count_decreased',
+        verdict: 'WARN',
+        details: `${T}: 1 fewer assertions in the diff's test files (2 removed, 1 added).`,
+        evidence: [`${T} -2 +0 expect/assert`],
+      }),
+    ]);
+  });
+
+  it.each<[string, FileDiff]>([
+    [
+      'a skip under -short in a Go test that this diff adds',
+      file('calc_test.go', [
+        'func TestDivLarge(t *testing.T) {',
+        '\tif testing.Short() {',
+        '\t\tt.Skip("slow: skipped with -short")',
+        '\t}',
+        '\tfor i := 1; i < 1000000; i++ {',
+        '\t}',
+        '}',
+      ]),
+    ],
+    [
+      'a one-line conditional skip in a new Go test',
+      file('calc_test.go', ['func TestSlow(t *testing.T) {', '\tif testing.Short() { t.Skip() }', '}']),
+    ],
+    [
+      'a Go skip in the else branch of a new test',
+      file('calc_test.go', [
+        'func TestDB(t *testing.T) {',
+        '\tif db != nil {',
+        '\t\tuse(db)',
+        '\t} else {',
+        '\t\tt.Skip("no db")',
+        '\t}',
+        '}',
+      ]),
+    ],
+    [
+      'pytest.skip under an if in a new test method',
+      file('tests/test_calc.py', [
+        'class TestCalc:',
+        '    def test_symlink(self, tmp_path):',
+        '        if sys.platform == "win32":',
+        '            pytest.skip("no symlinks")',
+        '        assert link(tmp_path)',
+      ]),
+    ],
+    [
+      'a skipif decorator (multi-line) on a new test',
+      file('tests/test_calc.py', [
+        '@pytest.mark.skipif(',
+        '    sys.platform == "win32",',
+        '    reason="posix only",',
+        ')',
+        'def test_symlink(tmp_path):',
+        '    assert link(tmp_path)',
+      ]),
+    ],
+    [
+      'a vitest skipIf on a new test',
+      file(T, [
+        "  it.skipIf(process.platform === 'win32')('uses symlinks', () => {",
+        '    expect(link()).toBe(true);',
+        '  });',
+      ]),
+    ],
+  ])('records only as info (PASS) %s', (_what, diff) => {
+    expect(detectValidationBypass([diff])).toEqual([
+      expect.objectContaining({ type: 'skip_added', severity: 'info', verdict: 'PASS' }),
+    ]);
+  });
+
+  it.each<[string, FileDiff, string]>([
+    [
+      'a conditional skip added to an existing Go test (its header is unchanged context)',
+      file('auth/login_test.go', ['\tif testing.Short() {', '\t\tt.Skip("slow")', '\t}']),
+      'auth/login_test.go t.Skip("slow")',
+    ],
+    [
+      'a conditional pytest.skip added to an existing test',
+      file('tests/test_login.py', ['    if os.environ.get("CI"):', '        pytest.skip("flaky on CI")']),
+      'tests/test_login.py pytest.skip("flaky on CI")',
+    ],
+    [
+      'a skipif decorator added to an existing test',
+      file('tests/test_login.py', ['@pytest.mark.skipif(sys.platform == "win32", reason="posix")']),
+      'tests/test_login.py @pytest.mark.skipif(sys.platform == "win32", reason="posix")',
+    ],
+    [
+      'an unconditional skip in a new test',
+      file('auth/login_test.go', ['func TestLogin(t *testing.T) {', '\tt.Skip("later")', '}']),
+      'auth/login_test.go t.Skip("later")',
+    ],
+    [
+      'a test rewritten with a skipIf (a test of that name was removed)',
+      file(T, ["  it.skipIf(process.env.CI)('validates email', () => {"], ["  it('validates email', () => {"]),
+      `${T} it.skipIf(process.env.CI)('validates email', () => {`,
+    ],
+  ])('blocks %s', (_what, diff, evidence) => {
+    expect(detectValidationBypass([diff])).toEqual([
+      expect.objectContaining({ type: 'skip_added', verdict: 'BLOCK', evidence: [evidence] }),
+    ]);
+  });
+
+  it('blocks a conditional skip whose test header is not in the same run of added lines', () => {
+    // Lines 10-12 add a new test; lines 30-32 add a conditional skip to an existing test further down.
+    const diff: FileDiff = {
+      path: 'calc_test.go',
+      added: [
+        'func TestNew(t *testing.T) {',
+        '\t_ = New()',
+        '}',
+        '\tif testing.Short() {',
+        '\t\tt.Skip("slow")',
+        '\t}',
+      ],
+      removed: [],
+      addedLineNumbers: [10, 11, 12, 30, 31, 32],
+    };
+    expect(detectValidationBypass([diff])).toEqual([
+      expect.objectContaining({ type: 'skip_added', verdict: 'BLOCK', evidence: ['calc_test.go:31 t.Skip("slow")'] }),
+    ]);
+  });
+
+  it('blocks a conditional skip in a test that only moved (not added)', () => {
+    const header = 'func TestDiv(t *testing.T) {';
+    const diff = file('calc_test.go', [header, '\tif testing.Short() {', '\t\tt.Skip("slow")', '\t}'], [header]);
+    expect(detectValidationBypass([diff])).toEqual([expect.objectContaining({ type: 'skip_added', verdict: 'BLOCK' })]);
+  });
+
+  it('records `@ts-expect-error` in a test file (a type test) as info only (PASS)', () => {
+    const found = detectValidationBypass([
+      file('test/calc.types.test.ts', [
+        '  // @ts-expect-error add takes numbers',
+        "  expect(() => add('1')).toThrow();",
+      ]),
+    ]);
+    expect(found).toEqual([expect.objectContaining({ type: 'ts_suppression', severity: 'info', verdict: 'PASS' })]);
   });
 
   it('cites the new-file line number when the diff has them', () => {
