@@ -14,6 +14,9 @@ import type { LoopResult } from '../src/core/loop-types';
 import { readIterationRecords, scriptedWorkspace, startBenchEnv } from './env';
 import { percentile, writeResult } from './stats';
 
+/** `BENCH_ANTI_LAZINESS=off` measures the bare loop (no checkpoints, no detection pass). */
+const ANTI_LAZINESS = process.env.BENCH_ANTI_LAZINESS !== 'off';
+
 async function main(): Promise<void> {
   const n = Number(process.env.BENCH_ITERATIONS ?? process.argv[2] ?? 200);
   const bench = await startBenchEnv();
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
             agent: { adapter: 'scripted', script: 'script.json' },
             completion: { command: 'test -f done' },
             maxIterations: n + 1,
+            ...(ANTI_LAZINESS ? {} : { persistence: { enabled: false } }),
           },
         ],
       })) as LoopResult;
@@ -70,6 +74,7 @@ async function main(): Promise<void> {
         runs++;
       }
       const figures = {
+        antiLaziness: ANTI_LAZINESS,
         iterations: n,
         runs,
         wallSeconds: +(wallMs / 1000).toFixed(1),
@@ -85,11 +90,11 @@ async function main(): Promise<void> {
         machine: { cpus: os.cpus().length, node: process.version, temporal: bench.temporalBin ?? 'sdk-download' },
         at: new Date().toISOString(),
       };
-      const file = writeResult('loop', figures);
+      const file = writeResult(ANTI_LAZINESS ? 'loop' : 'loop-no-anti-laziness', figures);
       const ok = (v: number, t: number): string => (v <= t ? 'ok' : 'MISSED');
       process.stdout.write(
         [
-          `ralphLoop orchestration overhead, ${n} iterations (${runs} runs via continue-as-new), wall ${figures.wallSeconds}s`,
+          `ralphLoop orchestration overhead, ${n} iterations (${runs} runs via continue-as-new), anti-laziness layer ${ANTI_LAZINESS ? 'on' : 'off'}, wall ${figures.wallSeconds}s`,
           `  overhead per iteration   p50 ${figures.overheadMs.p50} ms (${ok(figures.overheadMs.p50, 50)} < 50)   p95 ${figures.overheadMs.p95} ms (${ok(figures.overheadMs.p95, 100)} < 100)`,
           `  no-op activity floor     p50 ${figures.noopActivityRoundTripMs.p50} ms   p95 ${figures.noopActivityRoundTripMs.p95} ms   ratio p50 ${figures.ratioToFloor.p50}x p95 ${figures.ratioToFloor.p95}x`,
           `  agent process (scripted) p50 ${figures.agentProcessMs.p50} ms   p95 ${figures.agentProcessMs.p95} ms (not overhead)`,

@@ -32,13 +32,18 @@ const summary = (ms: number[]): { p50: number; p95: number } => ({
   p95: +percentile(ms, 95).toFixed(1),
 });
 
-async function main(): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-bench-snapshot-'));
+/**
+ * Generates a git repo of `files` source files in `dir` (100 folders of 100 files, ~1 KB each: a mid-sized source
+ * tree) plus a .gitignore, all committed with a fixed identity. Also used by bench/detection.ts.
+ */
+export function generateRepo(dir: string, files = FILES): void {
   const git = (...a: string[]): string =>
-    execFileSync('git', ['-c', 'user.email=b@b', '-c', 'user.name=b', ...a], { cwd: dir, encoding: 'utf8' });
+    execFileSync('git', ['-c', 'user.email=b@b', '-c', 'user.name=b', '-c', 'commit.gpgsign=false', ...a], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
   git('init', '-q');
-  // 100 folders of 100 files, ~1 KB each: a mid-sized source tree.
-  for (let i = 0; i < FILES; i++) {
+  for (let i = 0; i < files; i++) {
     const rel = path.join(`pkg${String(Math.floor(i / 100)).padStart(3, '0')}`, `file${i}.ts`);
     fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     fs.writeFileSync(path.join(dir, rel), `export const v${i} = ${i};\n${'// filler line\n'.repeat(60)}`);
@@ -46,6 +51,13 @@ async function main(): Promise<void> {
   fs.writeFileSync(path.join(dir, '.gitignore'), 'dist/\n');
   git('add', '-A');
   git('commit', '-qm', 'init');
+}
+
+async function main(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-bench-snapshot-'));
+  const git = (...a: string[]): string =>
+    execFileSync('git', ['-c', 'user.email=b@b', '-c', 'user.name=b', ...a], { cwd: dir, encoding: 'utf8' });
+  generateRepo(dir);
   for (let i = 0; i < 50; i++) {
     const f = path.join(dir, `pkg${String(i).padStart(3, '0')}`, `file${i * 100}.ts`);
     fs.appendFileSync(f, `// modified ${i}\n`);
@@ -85,7 +97,9 @@ async function main(): Promise<void> {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exitCode = 1;
-});
+// Run only as a script: bench/detection.ts imports generateRepo from here.
+if (require.main === module)
+  main().catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
