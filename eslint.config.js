@@ -21,7 +21,15 @@ module.exports = tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly' } },
+    languageOptions: {
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        process: 'readonly',
+        console: 'readonly',
+        __dirname: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       '@typescript-eslint/no-require-imports': 'off',
@@ -33,11 +41,25 @@ module.exports = tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: banned.map((name) => ({ name, message: 'Workflow/core code must be deterministic: do I/O in an activity.' })),
-          patterns: [{ group: ['../activities', '../activities/*'], allowTypeImports: true, message: 'Import activities as types only.' }],
+          paths: banned.map((name) => ({
+            name,
+            message: 'Workflow/core code must be deterministic: do I/O in an activity.',
+          })),
+          patterns: [
+            {
+              group: ['../activities', '../activities/*'],
+              allowTypeImports: true,
+              message: 'Import activities as types only.',
+            },
+          ],
         },
       ],
-      'no-restricted-globals': ['error', { name: 'setTimeout', message: 'Use sleep() from @temporalio/workflow.' }, { name: 'setInterval', message: 'Not deterministic.' }, { name: 'process', message: 'Workflows never read env or process state.' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'Use sleep() from @temporalio/workflow.' },
+        { name: 'setInterval', message: 'Not deterministic.' },
+        { name: 'process', message: 'Workflows never read env or process state.' },
+      ],
     },
   },
 );

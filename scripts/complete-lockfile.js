@@ -19,7 +19,9 @@ const pkgs = lock.packages;
 /** @param {string} name */
 function platformOf(name) {
   const base = name.split('/').pop() || name;
-  const os = ['darwin', 'win32', 'linux', 'android', 'freebsd', 'openharmony', 'sunos', 'aix'].find((o) => base.includes(o));
+  const os = ['darwin', 'win32', 'linux', 'android', 'freebsd', 'openharmony', 'sunos', 'aix'].find((o) =>
+    base.includes(o),
+  );
   const cpu = ['arm64', 'x64', 'ia32', 'arm', 'ppc64', 's390x', 'riscv64', 'loong64', 'wasm32'].find((c) =>
     new RegExp(`(^|-)${c}(-|$)`).test(base),
   );
@@ -47,6 +49,8 @@ for (const [where, entry] of Object.entries(pkgs)) {
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(pkgs).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1)));
+lock.packages = Object.fromEntries(
+  Object.entries(pkgs).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1)),
+);
 fs.writeFileSync(file, JSON.stringify(lock, null, 2) + '\n');
 process.stdout.write(`complete-lockfile: added ${added} optional platform entries\n`);
