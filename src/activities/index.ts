@@ -12,4 +12,6 @@ export type { InspectIterationInput, InspectIterationResult } from './inspect-it
 export type { RestoreCheckpointInput, RestoreCheckpointResult } from './restore-checkpoint';
 export type { ValidateLoopInputInput } from './validate-input';
 export { runGate } from './gates/run-gate';
+export { validateProject, markTaskDone } from './project';
+export type { ValidateProjectInput, ValidateProjectResult, MarkTaskDoneInput } from './project';
 export type { RunGateInput } from './gates/run-gate';

@@ -86,6 +86,11 @@ export const LoopInput = z
     continueAsNewEvery: z.number().int().positive().default(50),
     /** Where loop state and artifacts live; default `<workspace>/.ralph`. */
     stateDir: z.string().min(1).optional(),
+    /**
+     * What happens when `maxIterations` are used up without completion: `gate` (default) asks a human; `end` ends the
+     * loop with status `failed` (a parent project then counts a failed attempt and moves on).
+     */
+    onBudgetExhausted: z.enum(['gate', 'end']).default('gate'),
     /** Extra iterations granted by a `reject` that names none. */
     defaultExtraIterations: z.number().int().positive().default(3),
     /** Longest durable sleep after a usage limit, before retrying anyway. */

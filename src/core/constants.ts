@@ -13,6 +13,7 @@ export const DEFAULT_ADDRESS = 'localhost:7233';
 /** Workflow type names: stable forever, users type them into `temporal workflow start --type`. */
 export const WorkflowTypes = {
   ralphLoop: 'ralphLoop',
+  ralphProject: 'ralphProject',
 } as const;
 
 /** Search attributes the loop upserts so `temporal workflow list --query` and `ralph list` can filter loops. */

@@ -317,6 +317,13 @@ export class LoopMachine {
       totals: this.state.totals,
       stateFile,
     };
+    const last = this.state.records[this.state.records.length - 1];
+    if (last)
+      full.last = {
+        outcome: last.outcome,
+        ...(last.detections?.length ? { detections: last.detections } : {}),
+        ...(last.agent.timedOut ? { agentTimedOut: true } : {}),
+      };
     this.state.status = result.status as LoopStatus;
     this.state.phase = 'done';
     this.state.pendingGate = undefined;

@@ -164,6 +164,8 @@ export interface LoopResult {
   iterations: number;
   totals: LoopTotals;
   stateFile: string;
+  /** The last iteration: how it ended and what the detectors flagged (a parent project classifies failures by it). */
+  last?: { outcome: IterationOutcome; detections?: string[]; agentTimedOut?: boolean };
 }
 
 /** The full, queryable state of a loop (the `status` query and `state.json`). */

@@ -43,7 +43,9 @@ async function main(): Promise<void> {
   const inside = (p: string): string => path.resolve(cwd, p);
   process.stdout.write(`[scripted-agent] iteration ${iteration} (run ${run}, attempt ${attempt})\n`);
   let denied = false;
-  for (const step of stepsFor(parsed.data, iteration)) {
+  const taskId = process.env.RALPH_TASK_ID;
+  const task = taskId ? { id: taskId, attempt: Number(process.env.RALPH_TASK_ATTEMPT ?? '1') } : undefined;
+  for (const step of stepsFor(parsed.data, iteration, task)) {
     if (step.onRun !== undefined && step.onRun !== run) continue;
     if (step.onAttempt !== undefined && step.onAttempt !== attempt) continue;
     if (denied) {

@@ -68,13 +68,34 @@ export const AgentScript = z
       .union([z.array(Steps), z.record(z.string().regex(/^\d+$/, 'keys must be iteration numbers'), Steps)])
       .default([]),
     default: Steps.default([]),
+    /**
+     * Per task of a project (env `RALPH_TASK_ID`): steps per attempt at the task (`RALPH_TASK_ATTEMPT`), else the
+     * task's `default`. Tasks not listed fall back to `iterations`/`default`.
+     */
+    tasks: z
+      .record(
+        z.string(),
+        z
+          .object({
+            attempts: z.record(z.string().regex(/^\d+$/, 'keys must be attempt numbers'), Steps).default({}),
+            default: Steps.default([]),
+          })
+          .strict(),
+      )
+      .default({}),
   })
   .strict();
 /** A scripted agent's script. */
 export type AgentScript = z.infer<typeof AgentScript>;
 
 /** The steps for one iteration. */
-export function stepsFor(script: AgentScript, iteration: number): ScriptStep[] {
+export function stepsFor(
+  script: AgentScript,
+  iteration: number,
+  task?: { id: string; attempt: number },
+): ScriptStep[] {
+  const forTask = task ? script.tasks[task.id] : undefined;
+  if (forTask) return forTask.attempts[String(task!.attempt)] ?? forTask.default;
   const it = script.iterations;
   const listed = Array.isArray(it) ? it[iteration - 1] : it[String(iteration)];
   return listed ?? script.default;

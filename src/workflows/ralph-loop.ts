@@ -366,6 +366,11 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
     }
 
     if (m.budgetExhausted) {
+      if (input.onBudgetExhausted === 'end')
+        return finish({
+          status: 'failed',
+          reason: `${m.state.maxIterations} iterations used up without passing the completion check`,
+        });
       const outcome = await humanGate(
         'max_iterations',
         `Reached ${m.state.maxIterations} iterations without passing the completion check`,

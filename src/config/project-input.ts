@@ -1,0 +1,40 @@
+/**
+ * Input of the `ralphProject` workflow: a PRD file (prd.json or a Markdown checklist) worked task by task, each task
+ * by child `ralphLoop`s whose agent timeout adapts to the task's complexity and to its earlier timeouts.
+ */
+import { z } from 'zod';
+import { AgentSpec, CompletionCriteria } from './loop-input';
+import { GatesConfig } from './gates-config';
+import { PersistenceConfig } from './persistence-config';
+import { TimeoutsConfig } from './timeouts-config';
+
+export const ProjectInput = z
+  .object({
+    /** The PRD: `prd.json` (userStories) or a Markdown checklist; relative paths are relative to the workspace. */
+    prdFile: z.string().min(1, 'must name the PRD file (prd.json or a Markdown checklist)'),
+    /** Absolute path of the directory the agents work in. */
+    workspace: z.string().min(1, 'must be the absolute path of the directory the agent works in'),
+    agent: AgentSpec,
+    /** How a task's work is verified: a command that must exit 0, and/or a promise. */
+    completion: CompletionCriteria,
+    gates: GatesConfig.optional(),
+    persistence: PersistenceConfig.optional(),
+    /** Complexity classes, adaptive timeouts, attempts per task. */
+    timeouts: TimeoutsConfig.optional(),
+    /** Unblock a blocked task automatically (up to `timeouts.maxAutoUnblockAttempts` times); manual by default. */
+    autoUnblock: z.boolean().default(false),
+    /** Text put before every task's own description in its prompt. */
+    preamble: z.string().optional(),
+    /** Iterations of one attempt (one child loop) at a task. */
+    iterationsPerAttempt: z.number().int().positive().default(1),
+    heartbeatTimeoutSeconds: z.number().int().positive().default(60),
+    /** Continue-as-new after this many attempts in one run. */
+    continueAsNewEvery: z.number().int().positive().default(100),
+    stateDir: z.string().min(1).optional(),
+    labels: z.record(z.string(), z.string()).default({}),
+  })
+  .strict();
+/** A project's input, after defaults. */
+export type ProjectInput = z.infer<typeof ProjectInput>;
+/** A project's input as written. */
+export type ProjectInputRaw = z.input<typeof ProjectInput>;
