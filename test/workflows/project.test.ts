@@ -5,6 +5,7 @@ import type { ProjectInputRaw } from '../../src/config/project-input';
 import type { ProjectState } from '../../src/core/project-machine';
 import type { ProjectResult } from '../../src/workflows/ralph-project';
 import { Harness, tempWorkspace } from '../helpers/env';
+import { recordHistory } from '../helpers/histories';
 
 let h: Harness;
 beforeAll(async () => {
@@ -43,8 +44,12 @@ const story = (id: string, title: string, priority: number, extra: Record<string
   ...extra,
 });
 
-async function startProject(ws: string, over: Partial<ProjectInputRaw> = {}): Promise<string> {
-  const id = `project-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+/** Starts a project; recorded ones take their history's name as id (replay derives child ids from it). */
+async function startProject(
+  ws: string,
+  over: Partial<ProjectInputRaw> = {},
+  id = `project-${Date.now()}-${Math.floor(Math.random() * 1e6)}`,
+): Promise<string> {
   const input: ProjectInputRaw = {
     prdFile: 'prd.json',
     workspace: ws,
@@ -94,7 +99,7 @@ describe('ralphProject', () => {
         },
       },
     );
-    const id = await startProject(ws);
+    const id = await startProject(ws, {}, 'project-five-tasks');
     const r = (await h.client.workflow.getHandle(id).result()) as ProjectResult;
     expect(r).toMatchObject({ status: 'done', blocked: [], attempts: 6 });
     expect(fs.readFileSync(path.join(ws, 'order.log'), 'utf8').trim().split('\n')).toEqual([
@@ -115,6 +120,7 @@ describe('ralphProject', () => {
     const written = JSON.parse(fs.readFileSync(path.join(ws, 'prd.json'), 'utf8')) as typeof prd;
     expect(written.userStories.map((u) => u.passes)).toEqual([true, true, true, true, true]);
     expect(written.projectName).toBe('demo');
+    await recordHistory(h, id, 'project-five-tasks');
   });
 
   it('blocks a task that keeps failing after 3 attempts (gate_failure), runs the others, and unblock --timeout runs it again', async () => {
@@ -128,7 +134,7 @@ describe('ralphProject', () => {
         },
       },
     );
-    const id = await startProject(ws);
+    const id = await startProject(ws, {}, 'project-block-unblock');
     const s = await waitTasks(id, (x) => x.status === 'waiting_operator');
     const t1 = s.tasks.find((t) => t.id === 'T1')!;
     expect(t1).toMatchObject({ status: 'blocked', blockReason: 'gate_failure' });
@@ -154,6 +160,7 @@ describe('ralphProject', () => {
       timeoutSeconds: 7,
       from: 'gate_failure',
     });
+    await recordHistory(h, id, 'project-block-unblock');
   });
 
   it('retry-blocked retries every blocked task once, and finish ends the project reporting what stays blocked', async () => {

@@ -21,6 +21,9 @@ describe('ralphLoop replay', () => {
         // With the anti-laziness layer (patch anti-laziness-v1): rollback at a regression gate, best-output restore.
         'regression-reject-rollback.json',
         'best-output-restore.json',
+        // ralphProject: child loops per task, a timeout retried with more time; a block, then an operator's unblock.
+        'project-five-tasks.json',
+        'project-block-unblock.json',
       ]),
     );
   });
