@@ -187,6 +187,32 @@ describe('ralphProject', () => {
     expect(r.blocked.map((b) => b.id)).toEqual(['A1', 'B1']);
   });
 
+  it('continues as new between attempts and keeps the task table exact', async () => {
+    const prd = {
+      userStories: [story('C1', 'Fix one', 1), story('C2', 'Fix two', 2), story('C3', 'Fix three', 3)],
+    };
+    const ws = tempWorkspace(
+      { 'prd.json': JSON.stringify(prd, null, 2), 'check.js': CHECK },
+      {
+        tasks: {
+          C1: { attempts: { '2': finishTask('C1') }, default: failTask('C1') },
+          C2: { default: finishTask('C2') },
+          C3: { default: finishTask('C3') },
+        },
+      },
+    );
+    const id = await startProject(ws, { continueAsNewEvery: 2 });
+    const r = (await h.client.workflow.getHandle(id).result()) as ProjectResult;
+    expect(r).toMatchObject({ status: 'done', done: ['C1', 'C2', 'C3'], attempts: 4 });
+    const s = await tasksOf(id);
+    expect(s.run).toBeGreaterThanOrEqual(1);
+    expect(s.tasks.map((t) => [t.id, t.attempts.map((a) => a.outcome)])).toEqual([
+      ['C1', ['gate_failure', 'accepted']],
+      ['C2', ['accepted']],
+      ['C3', ['accepted']],
+    ]);
+  });
+
   it('fails at once with the PRD file, line and problem for a bad PRD', async () => {
     const ws = tempWorkspace({ 'prd.json': '{"userStories": [{"id": "X", "title": 3}]}', 'check.js': CHECK });
     const id = await startProject(ws);
