@@ -11,6 +11,7 @@ import { abortCommand } from './commands/abort';
 import { configCommand } from './commands/config';
 import { statsCommand } from './commands/stats';
 import { approveCommand } from './commands/approve';
+import { blockedCommand } from './commands/blocked';
 import { demoCommand } from './commands/demo';
 import { hookCommand } from './commands/hook';
 import { devCommand } from './commands/dev';
@@ -21,8 +22,10 @@ import { profileCommand } from './commands/profile';
 import { rejectCommand } from './commands/reject';
 import { reportCommand } from './commands/report';
 import { resumeCommand } from './commands/resume';
+import { retryBlockedCommand } from './commands/retry-blocked';
 import { startCommand } from './commands/start';
 import { statusCommand } from './commands/status';
+import { unblockCommand } from './commands/unblock';
 import { workerCommand } from './commands/worker';
 import { packageRoot } from '../dev/dev-server';
 import { reportError } from './run-command';
@@ -61,6 +64,9 @@ export function buildProgram(): Command {
     abortCommand,
     pauseCommand,
     resumeCommand,
+    blockedCommand,
+    unblockCommand,
+    retryBlockedCommand,
     workerCommand,
     devCommand,
     demoCommand,

@@ -118,6 +118,11 @@ const KNOWN_ERRORS: Record<string, number> = {
   CommandFailedError: 1,
   SignalIgnoredError: 1,
   ConfigError: 2,
+  ProjectNotFoundError: 1,
+  NotAProjectError: 1,
+  ProjectFinishedError: 1,
+  ProjectFailedError: 1,
+  UpdateRejectedError: 1,
 };
 
 /** Prints an error as `ralph: <message>` (known errors) or with its stack (unknown ones); returns the exit code. */

@@ -1,14 +1,18 @@
 /**
- * Typed helpers over the Temporal client: connect, start a loop, read its status, signal it, list loops.
- * Shared by the CLI and the console; every failure is one of the errors in ./errors with a clear message.
+ * Typed helpers over the Temporal client: connect, start a loop, read its status, signal it, list loops; start a
+ * project (a PRD worked task by task), read its tasks, unblock or retry its blocked tasks, finish it.
+ * Shared by the CLI and the console; every failure is one of the errors in ./errors (or below) with a clear message.
  */
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { Client, Connection, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { type ConnectionConfig, tlsOptions } from '../config/connection';
 import { type LoopInputRaw, LoopInput, formatIssues } from '../config/loop-input';
+import { ProjectInput, type ProjectInputRaw } from '../config/project-input';
 import { SearchAttributes, WorkflowTypes } from '../core/constants';
 import type { DecisionPayload, SignalName } from '../core/loop-machine';
 import type { LoopResult, LoopState } from '../core/loop-types';
+import type { ProjectState, UnblockRequest } from '../core/project-machine';
 import { InvalidInputError, LoopFinishedError, LoopNotFoundError, NoServerError } from './errors';
 
 export * from './errors';
@@ -157,4 +161,200 @@ export async function listLoops(
     if (out.length >= (o.limit ?? 100)) break;
   }
   return out;
+}
+
+/** Thrown when a project id names no workflow. */
+export class ProjectNotFoundError extends Error {
+  override readonly name = 'ProjectNotFoundError';
+  constructor(
+    readonly projectId: string,
+    readonly namespace: string,
+  ) {
+    super(`no project with id "${projectId}" in namespace ${namespace}: check the id printed by \`ralph start --prd\``);
+  }
+}
+
+/** Thrown when a project command names a workflow that is not a `ralphProject` (a loop, say). */
+export class NotAProjectError extends Error {
+  override readonly name = 'NotAProjectError';
+  constructor(
+    readonly workflowId: string,
+    readonly workflowType: string,
+  ) {
+    super(
+      `"${workflowId}" is a ${workflowType}, not a ${WorkflowTypes.ralphProject}: project commands take the id ` +
+        `printed by \`ralph start --prd\` (see a loop with \`ralph status ${workflowId}\`)`,
+    );
+  }
+}
+
+/** Thrown when an operator command is sent to a project that already ended. */
+export class ProjectFinishedError extends Error {
+  override readonly name = 'ProjectFinishedError';
+  constructor(
+    readonly projectId: string,
+    readonly command: string,
+    readonly closedStatus: string,
+  ) {
+    super(
+      `project "${projectId}" already ended (${closedStatus}): nothing to ${command}; see \`ralph status ${projectId}\``,
+    );
+  }
+}
+
+/** Thrown when a project's tasks can't be read because the workflow failed before it recorded any. */
+export class ProjectFailedError extends Error {
+  override readonly name = 'ProjectFailedError';
+  constructor(
+    readonly projectId: string,
+    readonly failure: string,
+  ) {
+    super(`project "${projectId}" failed before it recorded its tasks: ${failure}`);
+  }
+}
+
+/** Thrown when the project refused an operator update (unknown task, nothing blocked...); the message is the project's. */
+export class UpdateRejectedError extends Error {
+  override readonly name = 'UpdateRejectedError';
+  constructor(
+    readonly projectId: string,
+    readonly update: string,
+    message: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** A workflow's type and execution status (`RUNNING`, `COMPLETED`, ...); {@link LoopNotFoundError} if it doesn't exist. */
+export async function describeWorkflow(client: Client, workflowId: string): Promise<{ type: string; status: string }> {
+  try {
+    const d = await client.workflow.getHandle(workflowId).describe();
+    return { type: d.type, status: d.status.name };
+  } catch (e) {
+    if ((e as Error).name === 'WorkflowNotFoundError')
+      throw new LoopNotFoundError(workflowId, client.options.namespace);
+    throw e;
+  }
+}
+
+/**
+ * A fresh project id: `ralph-project-<slug>-<6 hex>`, the slug from the PRD file's name, or from its directory's name
+ * too when the file has a generic name (`prd.json`, `tasks.md`).
+ */
+export function newProjectId(prdFile: string): string {
+  const base = path.basename(prdFile).replace(/\.[^.]*$/, '');
+  const dir = path.basename(path.dirname(path.resolve(prdFile)));
+  const hint = /^(prd|tasks?|todo|plan|stories|backlog)$/i.test(base) && dir ? `${dir}-${base}` : base;
+  const slug = hint
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 30)
+    .replace(/-$/, '');
+  return `ralph-project-${slug || 'prd'}-${randomBytes(3).toString('hex')}`;
+}
+
+/** Options of {@link startProject}. */
+export interface StartProjectOptions {
+  taskQueue: string;
+  projectId?: string;
+}
+
+/** Validates the input (here, at the edge) and starts a `ralphProject` workflow; returns its id. */
+export async function startProject(client: Client, input: ProjectInputRaw, o: StartProjectOptions): Promise<string> {
+  const parsed = ProjectInput.safeParse(input);
+  if (!parsed.success) throw new InvalidInputError(`invalid project input: ${formatIssues(parsed.error)}`);
+  const projectId = o.projectId ?? newProjectId(input.prdFile);
+  await client.workflow.start(WorkflowTypes.ralphProject, {
+    taskQueue: o.taskQueue,
+    workflowId: projectId,
+    args: [input],
+  });
+  return projectId;
+}
+
+async function projectHandle(client: Client, projectId: string): Promise<{ handle: WorkflowHandle; closed?: string }> {
+  let d: { type: string; status: string };
+  try {
+    d = await describeWorkflow(client, projectId);
+  } catch (e) {
+    if ((e as Error).name === 'LoopNotFoundError') throw new ProjectNotFoundError(projectId, client.options.namespace);
+    throw e;
+  }
+  if (d.type !== WorkflowTypes.ralphProject) throw new NotAProjectError(projectId, d.type);
+  return { handle: client.workflow.getHandle(projectId), closed: d.status === 'RUNNING' ? undefined : d.status };
+}
+
+/**
+ * The project's task table (the `tasks` query). Throws {@link ProjectFailedError} for a project that failed before it
+ * recorded tasks (an invalid PRD, say), with the failure's message.
+ */
+export async function getProjectTasks(client: Client, projectId: string): Promise<ProjectState> {
+  const { handle, closed } = await projectHandle(client, projectId);
+  try {
+    return await handle.query<ProjectState>('tasks');
+  } catch (e) {
+    if (!closed) throw e;
+    const failure = await handle.result().then(
+      () => undefined,
+      (f: Error & { cause?: Error }) => f.cause?.message ?? f.message,
+    );
+    if (failure) throw new ProjectFailedError(projectId, failure);
+    throw e;
+  }
+}
+
+/** What an operator update did: the tasks it changed and the project's note. */
+export interface ProjectUpdateResult {
+  tasks: string[];
+  note: string;
+}
+
+async function updateProject(
+  client: Client,
+  projectId: string,
+  update: 'unblock' | 'retryBlocked',
+  command: string,
+  arg: unknown,
+): Promise<ProjectUpdateResult> {
+  const { handle, closed } = await projectHandle(client, projectId);
+  if (closed) throw new ProjectFinishedError(projectId, command, closed.toLowerCase());
+  try {
+    return await handle.executeUpdate<ProjectUpdateResult, [unknown]>(update, { args: [arg] });
+  } catch (e) {
+    const err = e as Error & { cause?: Error };
+    // Compared by name: `instanceof` breaks across module registries.
+    if (err.name === 'WorkflowUpdateFailedError')
+      throw new UpdateRejectedError(projectId, update, err.cause?.message ?? err.message, e);
+    throw e;
+  }
+}
+
+/**
+ * Unblocks named tasks, or every blocked task of a complexity, optionally with a new timeout (the `unblock` update).
+ * Throws {@link UpdateRejectedError} with the project's message when it refuses (unknown or unblocked task...).
+ */
+export function unblockTasks(client: Client, projectId: string, r: UnblockRequest): Promise<ProjectUpdateResult> {
+  return updateProject(client, projectId, 'unblock', 'unblock', r);
+}
+
+/** Gives every blocked task `maxAttempts` (default 1) more attempts (the `retryBlocked` update). */
+export function retryBlockedTasks(
+  client: Client,
+  projectId: string,
+  r: { maxAttempts?: number; reason?: string; by?: string } = {},
+): Promise<ProjectUpdateResult> {
+  return updateProject(client, projectId, 'retryBlocked', 'retry', r);
+}
+
+/** Ends a project that waits for an operator with what it has (the `finish` signal). */
+export async function finishProject(
+  client: Client,
+  projectId: string,
+  p: { by?: string; reason?: string } = {},
+): Promise<void> {
+  const { handle, closed } = await projectHandle(client, projectId);
+  if (closed) throw new ProjectFinishedError(projectId, 'finish', closed.toLowerCase());
+  await handle.signal('finish', p);
 }

@@ -299,7 +299,7 @@ export class ProjectMachine {
   retryBlocked(r: { maxAttempts?: number; reason?: string; by?: string }, now: string) {
     const blocked = this.state.tasks.filter((t) => t.status === 'blocked');
     if (!blocked.length) return this.command('retry-blocked', r.by, now, false, 'no task is blocked', []);
-    return this.unblock({ taskIds: blocked.map((t) => t.id), maxAttempts: r.maxAttempts ?? 1, ...r }, now);
+    return this.unblock({ ...r, taskIds: blocked.map((t) => t.id), maxAttempts: r.maxAttempts ?? 1 }, now);
   }
 
   private pick(r: UnblockRequest): ProjectTask[] {

@@ -2,6 +2,10 @@
  * `ralph start`: starts a Ralph loop from flags and/or a config file (flags win), prints its id, and with `--follow`
  * watches it to the end: a line per change of iteration/phase/status, each finished iteration with its check result
  * and feedback, pending gates with the commands that answer them, and the result.
+ *
+ * `ralph start --prd <file>` starts a project instead: the PRD's tasks worked one by one by child loops with the same
+ * agent and check (`{taskId}` in the check is replaced). With `--follow` it prints a line per attempt end and stops
+ * when the project ends or waits for an operator (blocked tasks, with the commands that unblock them).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,8 +13,11 @@ import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
 import YAML from 'yaml';
 import { z } from 'zod';
-import { InvalidInputError, LoopNotFoundError, startLoop } from '../../client';
+import { InvalidInputError, LoopNotFoundError, ProjectNotFoundError, startLoop, startProject } from '../../client';
 import { LoopInput, type LoopInputRaw, formatIssues } from '../../config/loop-input';
+import { ProjectInput, type ProjectInputRaw } from '../../config/project-input';
+import type { AttemptRecord, ProjectState } from '../../core/project-machine';
+import type { ProjectResult } from '../../workflows/ralph-project';
 import {
   TERMINAL_STATUSES,
   type HumanGate,
@@ -18,8 +25,9 @@ import {
   type LoopResult,
   type LoopState,
 } from '../../core/loop-types';
-import { formatDuration, intOption, runCommand, UsageError } from '../run-command';
-import { gateLines, withTimeout } from '../signal-helpers';
+import { type CommandContext, formatDuration, intOption, runCommand, UsageError } from '../run-command';
+import { gateLines, shellQuote, withTimeout } from '../signal-helpers';
+import { blockedLines } from './blocked';
 
 /** Options of `ralph start`, as commander hands them over. */
 export const StartOptions = z.object({
@@ -43,6 +51,9 @@ export const StartOptions = z.object({
   hookPolicy: z.string().optional(),
   bestOutput: z.string().optional(),
   config: z.string().optional(),
+  prd: z.string().min(1).optional(),
+  iterationsPerAttempt: intOption().positive().optional(),
+  autoUnblock: z.boolean().optional(),
   id: z.string().min(1).optional(),
   follow: z.boolean().default(false),
   json: z.boolean().default(false),
@@ -56,8 +67,11 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 export function startCommand(program: Command): Command {
   return program
     .command('start')
-    .description('start a Ralph loop: an agent works on a task until a completion check passes or a human decides')
-    .option('--prompt <text>', 'the task for the agent')
+    .description(
+      'start a Ralph loop: an agent works on a task until a completion check passes or a human decides; ' +
+        'with --prd, a project: every task of a PRD in turn',
+    )
+    .option('--prompt <text>', 'the task for the agent (with --prd: text put before every task)')
     .option('--prompt-file <file>', 'a file holding the task (re-read every iteration)')
     .option('--workspace <dir>', 'directory the agent works in (default: the current directory)')
     .option('--agent <adapter>', 'claude-code | codex | gemini | aider | command | scripted (default: claude-code)')
@@ -73,7 +87,10 @@ export function startCommand(program: Command): Command {
       "the command adapter's argv; {prompt} and {promptFile} are replaced (one quoted string is split on spaces)",
     )
     .option('--script <file>', "the scripted agent's JSON script")
-    .option('--check <shell-command>', 'completion check: the loop completes only when this exits 0')
+    .option(
+      '--check <shell-command>',
+      'completion check: the loop completes only when this exits 0 (with --prd, {taskId} is the task id)',
+    )
     .option('--promise <text>', 'the agent claims completion by printing <promise>TEXT</promise>')
     .option(
       '--check-on <when>',
@@ -89,12 +106,31 @@ export function startCommand(program: Command): Command {
       '--best-output <worktree|branch|off>',
       'where a better earlier iteration is restored at loop end (default worktree)',
     )
-    .option('--config <file>', 'a LoopInput object as .json or .yaml; flags override its fields')
-    .option('--id <loopId>', 'the loop id (default: ralph-<task slug>-<hex>)')
-    .option('--follow', 'watch the loop until it ends; exit 0 if accepted, 1 otherwise')
-    .option('--json', 'print {loopId} (with --follow: {loopId, result}) as JSON; progress goes to stderr')
+    .option(
+      '--config <file>',
+      'a LoopInput object (with --prd: a ProjectInput, e.g. timeouts) as .json or .yaml; flags override its fields',
+    )
+    .option('--prd <file>', 'start a project: work the tasks of this prd.json or Markdown checklist one by one')
+    .option('--iterations-per-attempt <n>', 'with --prd: iterations of one attempt at a task (default 1)')
+    .option('--auto-unblock', 'with --prd: unblock a blocked task once on its own, with the adaptive timeout')
+    .option('--id <id>', 'the loop id (default: ralph-<task slug>-<hex>; with --prd: ralph-project-<prd slug>-<hex>)')
+    .option(
+      '--follow',
+      'watch the loop until it ends; exit 0 if accepted, 1 otherwise (with --prd: until the project ends or ' +
+        'waits for an operator; exit 0 only if every task is done)',
+    )
+    .option(
+      '--json',
+      'print {loopId} (with --follow: {loopId, result}; with --prd: {projectId[, result]}) as JSON; progress goes to stderr',
+    )
     .action(
       runCommand(StartOptions, async (o, _args, ctx) => {
+        if (o.prd !== undefined) return startProjectCommand(o, ctx);
+        for (const [flag, set] of [
+          ['--iterations-per-attempt', o.iterationsPerAttempt !== undefined],
+          ['--auto-unblock', o.autoUnblock !== undefined],
+        ] as const)
+          if (set) throw new UsageError(`${flag} applies to projects only: add --prd <file>`);
         const input = buildLoopInput(o, process.cwd());
         const client = await ctx.client();
         const loopId = await startLoop(client, input, { taskQueue: ctx.connection.taskQueue, loopId: o.id });
@@ -138,6 +174,10 @@ const FLAG_OF: Record<string, string> = {
   'persistence.enabled': '--no-anti-laziness',
   'persistence.hooks.policy': '--hook-policy',
   'persistence.bestOutput.restore': '--best-output',
+  prdFile: '--prd',
+  preamble: '--prompt',
+  iterationsPerAttempt: '--iterations-per-attempt',
+  autoUnblock: '--auto-unblock',
 };
 
 /**
@@ -165,6 +205,34 @@ export function buildLoopInput(o: StartOptions, cwd: string): LoopInputRaw {
       ? path.resolve(baseDir, base.workspace)
       : cwd;
 
+  input.agent = agentFrom(o, base, cwd);
+  input.completion = completionFrom(o, base);
+
+  if (o.maxIterations !== undefined) input.maxIterations = o.maxIterations;
+  if (o.iterationTimeout !== undefined) input.iterationTimeoutSeconds = o.iterationTimeout;
+  if (o.heartbeatTimeout !== undefined) input.heartbeatTimeoutSeconds = o.heartbeatTimeout;
+  if (o.continueAsNewEvery !== undefined) input.continueAsNewEvery = o.continueAsNewEvery;
+  const persistence = persistenceFrom(o, base);
+  if (persistence) input.persistence = persistence;
+
+  const parsed = LoopInput.safeParse(input);
+  if (!parsed.success) throw new InvalidInputError(`invalid loop input: ${problemsWithFlags(parsed.error)}`);
+  return input as LoopInputRaw;
+}
+
+/** Every zod issue of an input, each followed by the flag that sets its field. */
+function problemsWithFlags(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const key = issue.path.map(String).join('.');
+      const flag = FLAG_OF[key] ?? FLAG_OF[String(issue.path[0])];
+      return formatIssues(new z.ZodError([issue])) + (flag ? ` (${flag})` : '');
+    })
+    .join('; ');
+}
+
+/** The agent spec: the config file's, then the agent flags on top. */
+function agentFrom(o: StartOptions, base: Record<string, unknown>, cwd: string): Record<string, unknown> {
   const agent: Record<string, unknown> = { ...asObject(base.agent) };
   agent.adapter = o.agent ?? agent.adapter ?? (o.script ? 'scripted' : o.command ? 'command' : 'claude-code');
   if (o.agentBinary !== undefined) agent.binary = o.agentBinary;
@@ -172,43 +240,102 @@ export function buildLoopInput(o: StartOptions, cwd: string): LoopInputRaw {
   if (o.agentArg !== undefined) agent.args = o.agentArg;
   if (o.command !== undefined) agent.command = o.command.length === 1 ? splitArgv(o.command[0]) : o.command;
   if (o.script !== undefined) agent.script = path.resolve(cwd, o.script);
-  input.agent = agent;
+  return agent;
+}
 
+/** The completion criteria: the config file's, then --check, --promise and --check-on on top. */
+function completionFrom(o: StartOptions, base: Record<string, unknown>): Record<string, unknown> {
   const completion: Record<string, unknown> = { ...asObject(base.completion) };
   if (o.check !== undefined) completion.command = o.check;
   if (o.promise !== undefined) completion.promise = o.promise;
   if (o.checkOn !== undefined) completion.checkOn = o.checkOn;
-  input.completion = completion;
+  return completion;
+}
 
-  if (o.maxIterations !== undefined) input.maxIterations = o.maxIterations;
-  if (o.iterationTimeout !== undefined) input.iterationTimeoutSeconds = o.iterationTimeout;
+/** The anti-laziness settings when a flag touches them (else undefined: the config file's, or the defaults). */
+function persistenceFrom(o: StartOptions, base: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (o.antiLaziness !== false && o.hookPolicy === undefined && o.bestOutput === undefined) return undefined;
+  const p: Record<string, unknown> = { ...asObject(base.persistence) };
+  if (o.antiLaziness === false) p.enabled = false;
+  if (o.hookPolicy !== undefined) p.hooks = { ...asObject(p.hooks), policy: o.hookPolicy };
+  if (o.bestOutput !== undefined) p.bestOutput = { ...asObject(p.bestOutput), restore: o.bestOutput };
+  return p;
+}
+
+/** Loop flags that mean nothing to a project, and why (each attempt's timeout is adaptive, its prompt is the task). */
+const LOOP_ONLY_FLAGS: [keyof StartOptions, string, string][] = [
+  ['promptFile', '--prompt-file', 'each task is its own prompt (use --prompt for text put before every task)'],
+  ['maxIterations', '--max-iterations', 'use --iterations-per-attempt'],
+  ['iterationTimeout', '--iteration-timeout', "a task's timeout adapts to its complexity (set `timeouts` in --config)"],
+  ['continueAsNewEvery', '--continue-as-new-every', 'set continueAsNewEvery (attempts) in --config'],
+];
+
+/**
+ * Builds a project's input from --prd, the shared agent/check/workspace flags and a ProjectInput --config file (flags
+ * win). The PRD must exist here: it is checked before anything is sent. Throws {@link InvalidInputError} naming each
+ * bad field (and its flag).
+ */
+export function buildProjectInput(o: StartOptions, cwd: string): ProjectInputRaw {
+  for (const [key, flag, instead] of LOOP_ONLY_FLAGS)
+    if (o[key] !== undefined) throw new UsageError(`${flag} does not apply to a project (--prd): ${instead}`);
+  const prdFile = path.resolve(cwd, o.prd ?? '');
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(prdFile);
+  } catch {
+    stat = undefined;
+  }
+  if (!stat?.isFile())
+    throw new UsageError(
+      `PRD file ${stat ? 'is a directory' : 'not found'}: ${prdFile}: --prd takes a prd.json or Markdown checklist`,
+    );
+  const base = o.config ? loadConfigFile(path.resolve(cwd, o.config), 'ProjectInput') : {};
+  const baseDir = o.config ? path.dirname(path.resolve(cwd, o.config)) : cwd;
+  const input: Record<string, unknown> = { ...base, prdFile };
+  input.workspace = o.workspace
+    ? path.resolve(cwd, o.workspace)
+    : typeof base.workspace === 'string'
+      ? path.resolve(baseDir, base.workspace)
+      : cwd;
+  input.agent = agentFrom(o, base, cwd);
+  input.completion = completionFrom(o, base);
+  if (o.prompt !== undefined) input.preamble = o.prompt;
+  if (o.iterationsPerAttempt !== undefined) input.iterationsPerAttempt = o.iterationsPerAttempt;
+  if (o.autoUnblock !== undefined) input.autoUnblock = o.autoUnblock;
   if (o.heartbeatTimeout !== undefined) input.heartbeatTimeoutSeconds = o.heartbeatTimeout;
-  if (o.continueAsNewEvery !== undefined) input.continueAsNewEvery = o.continueAsNewEvery;
-  if (o.antiLaziness === false || o.hookPolicy !== undefined || o.bestOutput !== undefined) {
-    const p: Record<string, unknown> = { ...asObject(base.persistence) };
-    if (o.antiLaziness === false) p.enabled = false;
-    if (o.hookPolicy !== undefined) p.hooks = { ...asObject(p.hooks), policy: o.hookPolicy };
-    if (o.bestOutput !== undefined) p.bestOutput = { ...asObject(p.bestOutput), restore: o.bestOutput };
-    input.persistence = p;
-  }
+  const persistence = persistenceFrom(o, base);
+  if (persistence) input.persistence = persistence;
 
-  const parsed = LoopInput.safeParse(input);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      const key = issue.path.map(String).join('.');
-      const flag = FLAG_OF[key] ?? FLAG_OF[String(issue.path[0])];
-      return formatIssues(new z.ZodError([issue])) + (flag ? ` (${flag})` : '');
-    });
-    throw new InvalidInputError(`invalid loop input: ${problems.join('; ')}`);
+  const parsed = ProjectInput.safeParse(input);
+  if (!parsed.success) throw new InvalidInputError(`invalid project input: ${problemsWithFlags(parsed.error)}`);
+  return input as ProjectInputRaw;
+}
+
+/** `ralph start --prd`: starts the project, prints its id and, with --follow, follows it. */
+async function startProjectCommand(o: StartOptions, ctx: CommandContext): Promise<number | void> {
+  const input = buildProjectInput(o, process.cwd());
+  const client = await ctx.client();
+  const projectId = await startProject(client, input, { taskQueue: ctx.connection.taskQueue, projectId: o.id });
+  if (!o.follow) {
+    if (o.json) ctx.out.json({ projectId });
+    else ctx.out.line(projectId);
+    return;
   }
-  return input as LoopInputRaw;
+  if (!o.json) ctx.out.line(projectId);
+  const result = await followProject(client, projectId, {
+    print: o.json ? ctx.out.note : ctx.out.line,
+    connectionFlags: ctx.connectionFlags,
+    taskQueue: ctx.connection.taskQueue,
+  });
+  if (o.json) ctx.out.json({ projectId, result });
+  return result.status === 'done' ? 0 : 1;
 }
 
 function asObject(v: unknown): Record<string, unknown> {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
-function loadConfigFile(file: string): Record<string, unknown> {
+function loadConfigFile(file: string, what: 'LoopInput' | 'ProjectInput' = 'LoopInput'): Record<string, unknown> {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -226,7 +353,7 @@ function loadConfigFile(file: string): Record<string, unknown> {
   }
   if (!value || typeof value !== 'object' || Array.isArray(value))
     throw new InvalidInputError(
-      `config file ${file} must hold one LoopInput object (prompt, workspace, agent, completion, ...)`,
+      `config file ${file} must hold one ${what} object (${what === 'LoopInput' ? 'prompt' : 'timeouts'}, workspace, agent, completion, ...)`,
     );
   return value as Record<string, unknown>;
 }
@@ -415,4 +542,127 @@ async function ended(
       stateFile: '',
     };
   }
+}
+
+/** How a followed project stood when `ralph start --prd --follow` stopped watching it. */
+export interface ProjectFollowResult {
+  projectId: string;
+  /** `waiting_operator`: only blocked tasks are left; `failed`: the workflow failed (an invalid PRD, say). */
+  status: 'done' | 'finished_with_blocked' | 'aborted' | 'waiting_operator' | 'failed';
+  reason: string;
+  done: string[];
+  blocked: { id: string; reason?: string; details?: string }[];
+  attempts: number;
+}
+
+/** Options of {@link followProject}. */
+export interface FollowProjectOptions {
+  /** Where progress lines go. */
+  print: (line: string) => void;
+  /** Poll interval (default 1 s). */
+  intervalMs?: number;
+  /** Connection flags to repeat in the commands shown for blocked tasks. */
+  connectionFlags?: string;
+  /** Task queue named in the hint printed while no worker answers. */
+  taskQueue?: string;
+}
+
+/** One line about an ended attempt: task, attempt, outcome, timeout, and BLOCKED when it was the task's last. */
+export function attemptLine(task: { id: string; status: string; blockReason?: string }, a: AttemptRecord): string {
+  const last = task.status === 'blocked' ? ` → BLOCKED (${task.blockReason ?? 'unknown'})` : '';
+  const reason = a.reason ? ` · ${a.reason.length > 80 ? `${a.reason.slice(0, 79)}…` : a.reason}` : '';
+  return `${task.id} attempt ${a.n} → ${a.outcome ?? 'running'} · timeout ${a.timeoutSeconds} s${reason}${last}`;
+}
+
+/**
+ * Polls a project's task table, printing a line per attempt end, until the project ends or waits for an operator
+ * (then the blocked tasks and the commands that unblock them); returns where it stands.
+ */
+export async function followProject(
+  client: Client,
+  projectId: string,
+  o: FollowProjectOptions,
+): Promise<ProjectFollowResult> {
+  const t0 = Date.now();
+  const stamp = (): string => {
+    const s = Math.floor((Date.now() - t0) / 1000);
+    return `[${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}]`;
+  };
+  const say = (text: string): void => o.print(`${stamp()} ${text}`);
+  const handle = client.workflow.getHandle(projectId);
+  const seen = new Set<string>();
+  let last: ProjectState | undefined;
+  let noStateSince = Date.now();
+  let hinted = false;
+  const summary = (s: ProjectState | undefined, status: ProjectFollowResult['status'], reason: string) => ({
+    projectId,
+    status,
+    reason,
+    done: s?.tasks.filter((t) => t.status === 'done').map((t) => t.id) ?? [],
+    blocked:
+      s?.tasks
+        .filter((t) => t.status === 'blocked')
+        .map((t) => ({ id: t.id, reason: t.blockReason, details: t.blockDetails })) ?? [],
+    attempts: s?.attemptsRun ?? 0,
+  });
+
+  for (;;) {
+    let closed: string | undefined;
+    try {
+      const d = await handle.describe();
+      closed = d.status.name === 'RUNNING' ? undefined : d.status.name;
+    } catch (e) {
+      if ((e as Error).name === 'WorkflowNotFoundError')
+        throw new ProjectNotFoundError(projectId, client.options.namespace);
+      throw e;
+    }
+    const state = await withTimeout(handle.query<ProjectState>('tasks'), 5000);
+    if (state) {
+      noStateSince = Date.now();
+      last = state;
+      for (const t of state.tasks)
+        for (const a of t.attempts) {
+          const key = `${t.id}#${a.n}`;
+          if (!a.outcome || seen.has(key)) continue;
+          seen.add(key);
+          // Only the task's latest attempt can have blocked it.
+          const latest = a.n === t.attempts.length;
+          say(attemptLine(latest ? t : { ...t, status: 'pending' }, a));
+        }
+      if (state.status === 'waiting_operator') {
+        const r = summary(state, 'waiting_operator', 'only blocked tasks are left: the project waits for an operator');
+        say(`project waits for an operator: ${r.done.length} done, ${r.blocked.length} blocked`);
+        for (const l of blockedLines(state, { suggest: true, connectionFlags: o.connectionFlags })) o.print(`  ${l}`);
+        const tail = o.connectionFlags ? ` ${o.connectionFlags}` : '';
+        o.print(`  or retry every blocked task once: ralph retry-blocked ${shellQuote(projectId)}${tail}`);
+        return r;
+      }
+    } else if (!closed && !hinted && Date.now() - noStateSince > 10_000) {
+      hinted = true;
+      say(
+        `no worker has picked the project up yet: start one with \`ralph worker\`${o.taskQueue ? ` (task queue ${o.taskQueue})` : ''}`,
+      );
+    }
+    if (closed) {
+      const r = await handle.result().then(
+        (res: ProjectResult): ProjectFollowResult => ({ ...res, reason: `workflow ${closed.toLowerCase()}` }),
+        (e: Error & { cause?: Error }) =>
+          summary(
+            last,
+            closed === 'TERMINATED' || closed === 'CANCELED' ? 'aborted' : 'failed',
+            `workflow ${closed.toLowerCase()}: ${e.cause?.message ?? e.message}`,
+          ),
+      );
+      say(projectResultLine(r));
+      return r;
+    }
+    await sleep(o.intervalMs ?? 1000);
+  }
+}
+
+/** One line saying how a project ended. */
+export function projectResultLine(r: ProjectFollowResult): string {
+  const counts = `${r.done.length} done, ${r.blocked.length} blocked, ${r.attempts} attempt${r.attempts === 1 ? '' : 's'}`;
+  if (r.status === 'failed' || r.status === 'aborted') return `project ${r.status} (${counts}): ${r.reason}`;
+  return `project ${r.status.replace(/_/g, ' ')}: ${counts}`;
 }

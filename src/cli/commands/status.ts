@@ -2,15 +2,19 @@
  * `ralph status <id>`: where a loop stands (status, phase, iteration, agent, workspace), its pending human gate with
  * the commands that answer it, running totals, the last iterations and signals, and the result once it ended.
  * `--json` prints the full LoopState. `--persistence`, `--regressions` and `--quality` print the anti-laziness views
- * instead (with `--json`: the object behind each view).
+ * instead (with `--json`: the object behind each view). For a project (`ralph start --prd`): its task table, with
+ * `--json` the full ProjectState.
  */
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { getLoopStatus } from '../../client';
+import { describeWorkflow, getLoopStatus, getProjectTasks } from '../../client';
+import { WorkflowTypes } from '../../core/constants';
 import type { LoopState } from '../../core/loop-types';
+import type { ProjectState } from '../../core/project-machine';
 import { persistenceSummary, qualityBars, regressionsView, trajectoryOf } from '../../core/report';
-import { formatDuration, runCommand, table } from '../run-command';
-import { gateLines } from '../signal-helpers';
+import { formatDuration, runCommand, table, UsageError } from '../run-command';
+import { gateLines, shellQuote } from '../signal-helpers';
+import { clip } from './blocked';
 import { checkText, positionLine, resultLine } from './start';
 
 /** Options of `ralph status`. */
@@ -30,15 +34,27 @@ const SIGNALS_SHOWN = 5;
 /** Registers `ralph status` on the program. */
 export function statusCommand(program: Command): Command {
   return program
-    .command('status <loopId>')
-    .description("show a loop's state: gate, totals, last iterations and signals, result")
-    .option('--json', "print the full LoopState as JSON (with a view flag: that view's data)")
+    .command('status <id>')
+    .description("show a loop's state: gate, totals, last iterations and signals, result; or a project's task table")
+    .option('--json', "print the full LoopState (a project: ProjectState) as JSON (with a view flag: that view's data)")
     .option('--persistence', 'show the anti-laziness metrics: baseline/current, regressions, level, recovery, best')
     .option('--regressions', 'show the regression events with their recovery and rollback')
     .option('--quality', 'show the quality trajectory as bars, with the best iteration')
     .action(
       runCommand(StatusOptions, async (o, [loopId], ctx) => {
         const client = await ctx.client();
+        const kind = await describeWorkflow(client, loopId);
+        if (kind.type === WorkflowTypes.ralphProject) {
+          if (o.persistence || o.regressions || o.quality)
+            throw new UsageError(
+              `--persistence, --regressions and --quality show a loop: "${loopId}" is a project; ` +
+                `its attempts are loops (ids in \`ralph status ${loopId} --json\`, tasks[].attempts[].loopId)`,
+            );
+          const project = await getProjectTasks(client, loopId);
+          if (o.json) ctx.out.json(project);
+          else for (const l of projectStatusLines(project, kind.status)) ctx.out.line(l);
+          return;
+        }
         const state = await getLoopStatus(client, loopId);
         const views = persistenceViews(state, o);
         if (views) {
@@ -161,4 +177,61 @@ export function persistenceViews(
     lines: parts.flatMap((p, i) => (i ? ['', ...p.lines] : p.lines)),
     json: parts.length === 1 ? parts[0].json : Object.fromEntries(parts.map((p) => [p.key, p.json])),
   };
+}
+
+/** The human view of a project: where it stands, then its task table. */
+export function projectStatusLines(s: ProjectState, workflowStatus = 'RUNNING'): string[] {
+  const out: string[] = [`project ${s.projectId}`];
+  const field = (k: string, v: string | undefined): void => {
+    if (v) out.push(`  ${k.padEnd(10)} ${v}`);
+  };
+  const current = s.current ? s.tasks.find((t) => t.id === s.current) : undefined;
+  field(
+    'status',
+    s.status.replace(/_/g, ' ') +
+      (current ? ` (task ${current.id}, attempt ${current.attempts.length})` : '') +
+      (s.status === 'waiting_operator' ? ': only blocked tasks are left' : ''),
+  );
+  if (workflowStatus !== 'RUNNING') field('workflow', workflowStatus.toLowerCase());
+  field('prd', s.prdFile);
+  const count = (st: string): number => s.tasks.filter((t) => t.status === st).length;
+  field(
+    'tasks',
+    `${s.tasks.length}: ${count('done')} done, ${count('running')} running, ${count('pending')} pending, ` +
+      `${count('blocked')} blocked · ${s.attemptsRun} attempt${s.attemptsRun === 1 ? '' : 's'}`,
+  );
+  field('started', s.startedAt && `${s.startedAt} (updated ${s.updatedAt}${s.run ? `, run ${s.run + 1}` : ''})`);
+  out.push('');
+  const rows = s.tasks.map((t) => {
+    const last = t.attempts[t.attempts.length - 1];
+    return [
+      t.id,
+      clip(t.title, 40),
+      t.complexity,
+      t.status,
+      t.attempts.length,
+      last?.outcome ?? (last ? 'running' : '-'),
+      last ? `${last.timeoutSeconds} s` : '-',
+      t.blockReason ?? '',
+    ];
+  });
+  out.push(
+    ...table(
+      ['id', 'title', 'complexity', 'status', 'attempts', 'last outcome', 'last timeout', 'block reason'],
+      rows,
+    ).map((l) => `  ${l}`),
+  );
+  const blocked = count('blocked');
+  if (blocked)
+    out.push(
+      '',
+      `${blocked} blocked: see why and what to run with \`ralph blocked ${shellQuote(s.projectId)} --suggest\``,
+    );
+  const commands = s.commands.slice(-SIGNALS_SHOWN);
+  if (commands.length) {
+    out.push('', 'last operator commands:');
+    for (const c of commands)
+      out.push(`  ${c.at} ${c.name}${c.by ? ` by ${c.by}` : ''}: ${c.applied ? 'applied' : 'refused'} (${c.note})`);
+  }
+  return out;
 }
