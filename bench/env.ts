@@ -36,11 +36,11 @@ export interface BenchEnv {
 
 /**
  * Starts a local dev server with the loop's search attributes and dynamic config: the `temporal` binary found (or
- * installed) by scripts/temporal-bin.js, else the SDK's download. Installs a Runtime that logs warnings only: call it
- * once per process.
+ * installed) by scripts/temporal-bin.js, else the SDK's download. Installs a Runtime that logs warnings only (or
+ * `o.logLevel`, e.g. `ERROR` for a benchmark whose activities fail on purpose): call it once per process.
  */
-export async function startBenchEnv(): Promise<BenchEnv> {
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+export async function startBenchEnv(o: { logLevel?: 'WARN' | 'ERROR' } = {}): Promise<BenchEnv> {
+  Runtime.install({ logger: new DefaultLogger(o.logLevel ?? 'WARN') });
   const temporalBin = locateTemporal({ install: true, quiet: true }).path;
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
