@@ -195,16 +195,14 @@ export function adaptiveTimeout(i: AdaptiveTimeoutInput): AdaptiveTimeoutResult 
   const base = override ?? timing.baseSeconds;
   const multiplier = override !== undefined ? 1 : timing.multiplier;
   const raw = Math.round(base * multiplier * cfg.backoff ** failures * extra);
-  const seconds = Math.min(Math.max(raw, cfg.minSeconds), cfg.maxSeconds);
+  // The floor protects adaptive guesses; an operator who types a shorter timeout gets it (1 s at least).
+  const floor = override !== undefined ? 1 : cfg.minSeconds;
+  const seconds = Math.min(Math.max(raw, floor), cfg.maxSeconds);
   const formula =
     `${complexity} ${override !== undefined ? `operator timeout ${base} s` : `base ${base} s x${factor(multiplier)}`} ` +
     `x${factor(cfg.backoff)}^${failures}${extra !== 1 ? ` x${factor(extra)} (operator)` : ''} = ${raw} s`;
   const clamp =
-    raw > cfg.maxSeconds
-      ? `, clamped to max ${cfg.maxSeconds} s`
-      : raw < cfg.minSeconds
-        ? `, raised to min ${cfg.minSeconds} s`
-        : '';
+    raw > cfg.maxSeconds ? `, clamped to max ${cfg.maxSeconds} s` : raw < floor ? `, raised to min ${floor} s` : '';
   return { seconds, why: formula + clamp };
 }
 

@@ -125,12 +125,12 @@ describe('adaptiveTimeout', () => {
         'complex operator timeout 900 s x1.5^0 = 900 s',
       ],
       [
-        'a small override, raised to the min',
+        "a short operator timeout, kept below the adaptive floor (it's what they typed)",
         'simple',
         0,
         { overrideSeconds: 30 },
-        60,
-        'simple operator timeout 30 s x1.5^0 = 30 s, raised to min 60 s',
+        30,
+        'simple operator timeout 30 s x1.5^0 = 30 s',
       ],
       [
         "an operator's extra multiplier",
