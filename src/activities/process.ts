@@ -131,6 +131,8 @@ export async function runLogged(o: RunLoggedOptions): Promise<RunLoggedResult> {
   o.signal?.removeEventListener('abort', onAbort);
   // Children of the agent may still hold the group: make sure nothing outlives the run.
   killGroup(child.pid, 'SIGKILL');
+  // The process may exit before its last output is read: drain both pipes (the byte count and the log file need it).
+  await Promise.all([drained(child.stdout), drained(child.stderr)]);
   await Promise.all([finished(out), finished(err)]);
   if (o.pidFile) fs.rmSync(o.pidFile, { force: true });
   const spawnError =
@@ -148,6 +150,22 @@ export async function runLogged(o: RunLoggedOptions): Promise<RunLoggedResult> {
     bytes,
     durationMs: Date.now() - started,
   };
+}
+
+/** Resolves once a child's output pipe has ended (at most 2 s after the group was killed). */
+function drained(s: NodeJS.ReadableStream | null | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const r = s as (NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean }) | null | undefined;
+    if (!r || r.readableEnded || r.destroyed) return resolve();
+    const t = setTimeout(resolve, 2000);
+    const done = (): void => {
+      clearTimeout(t);
+      resolve();
+    };
+    r.once('end', done);
+    r.once('close', done);
+    r.once('error', done);
+  });
 }
 
 function finished(s: fs.WriteStream): Promise<void> {
