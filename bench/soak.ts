@@ -1,6 +1,7 @@
 /**
  * npm run soak — reliability soak: N loops (default 20) x K iterations (default 50: 1,000 in all) of a trivial shell
- * agent on git workspaces, while the worker process is killed with `kill -9` every 30-60 s (restarted at once) and the
+ * agent on git workspaces, while the worker process is killed with `kill -9` every 30-60 s (restarted at once, and
+ * killed again only after it made progress) and the
  * dev server (persistent SQLite) is restarted twice. At the end every loop must be exact: accepted at iteration K,
  * records 1..K, each iteration's line written once (a killed run is rolled back to its pre-run checkpoint), a post-run
  * checkpoint ref per iteration, state.json equal to the workflow's state, every run's history bounded by
@@ -157,6 +158,7 @@ async function main(): Promise<void> {
 
   let kills = 0;
   let restarts = 0;
+  let doneAtStart = done();
   let nextKill = Date.now() + KILL_MIN_MS + random() * (KILL_MAX_MS - KILL_MIN_MS);
   const restartAt = Array.from(
     { length: SERVER_RESTARTS },
@@ -171,10 +173,13 @@ async function main(): Promise<void> {
       problems.push({ loopId: '*', problem: `not finished after ${DEADLINE_MS / 1000} s` });
       break;
     }
-    if (Date.now() >= nextKill) {
+    // Kill only a worker that has made progress since it started (a worker needs seconds to bundle and connect):
+    // a soak must stress recovery, not keep the loops from ever moving.
+    if (Date.now() >= nextKill && done() > doneAtStart) {
       await killWorker();
       kills++;
       startWorker();
+      doneAtStart = done();
       nextKill = Date.now() + KILL_MIN_MS + random() * (KILL_MAX_MS - KILL_MIN_MS);
     }
     if (restarts < restartAt.length && done() >= restartAt[restarts]) {
