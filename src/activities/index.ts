@@ -5,6 +5,8 @@ export { checkCompletion } from './check-completion';
 export { persistState } from './persist-state';
 export { inspectIteration } from './inspect-iteration';
 export { restoreCheckpoint } from './restore-checkpoint';
+export { relocateWorkspace } from './workspace/remote';
+export type { RelocateWorkspaceInput, RelocateWorkspaceResult } from './workspace/remote';
 export type { RunAgentInput, RunAgentResult } from './run-agent';
 export type { CheckCompletionInput, CheckCompletionResult } from './check-completion';
 export type { PersistStateInput, PersistStateResult } from './persist-state';

@@ -22,6 +22,7 @@ import {
   diffCommits,
   readBlobs,
 } from './workspace/checkpoint';
+import { pushCheckpoint } from './workspace/remote';
 
 /** Input of {@link inspectIteration}. */
 export interface InspectIterationInput {
@@ -44,6 +45,11 @@ export interface InspectIterationInput {
   /** The prompt the agent got (feature removal spares files and symbols the task names). */
   promptPath?: string;
   detectors: PersistenceConfig['detectors'];
+  /**
+   * Host-bound loops: the remote URL the post-run checkpoint is pushed to (so `ralph move` can re-create the
+   * workspace elsewhere). A failed push is reported in the result, never fatal.
+   */
+  pushTo?: string;
 }
 
 /** Result of {@link inspectIteration}: small (it goes into history); the diff itself is in `diffPath`. */
@@ -63,6 +69,9 @@ export interface InspectIterationResult {
   /** The unified diff of this iteration, under the iteration's artifacts. */
   diffPath: string;
   durationMs: number;
+  /** The post checkpoint was pushed to `pushTo`; false: the push failed (`pushError` says why). */
+  pushed?: boolean;
+  pushError?: string;
 }
 
 /** Most changed files whose content is read for the content-based detectors. */
@@ -184,7 +193,21 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
     );
   }
 
+  let pushed: boolean | undefined;
+  let pushError: string | undefined;
+  if (input.pushTo && git) {
+    try {
+      await pushCheckpoint({ workspace: input.workspace, loopId: input.loopId, label: input.post, url: input.pushTo });
+      pushed = true;
+    } catch (e) {
+      pushed = false;
+      pushError = (e as Error).message.slice(0, 300);
+    }
+  }
+
   return {
+    pushed,
+    pushError,
     changes,
     detections: found.map(compact),
     postCommit: post.commit,

@@ -35,6 +35,12 @@ export interface RunAgentInput {
    * the workspace back to it, so half-applied changes of the failed attempt never leak into the retry.
    */
   checkpoint?: { label: string };
+  /**
+   * Set when the workflow schedules this run again after waiting for the host's worker (the earlier activity never
+   * started, or died with its worker): the run starts from its pre-run checkpoint, as a retried attempt does. The
+   * number counts the re-schedules; it adds to the attempt number the agent sees, and names the run's artifacts.
+   */
+  resume?: number;
   /** Ralph's tool-call hooks (audit log, warnings or denials, rollback checkpoints) for agents that support them. */
   hooks?: { enabled: boolean; policy: 'warn' | 'deny' };
 }
@@ -73,7 +79,8 @@ const USAGE_LIMIT_TEXT_MAX = 2000;
  */
 export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
   const ctx = Context.current();
-  const attempt = ctx.info.attempt;
+  // A run scheduled again after a wait for the host continues the count of the runs before it.
+  const attempt = ctx.info.attempt + (input.resume ?? 0);
   if (!fs.existsSync(input.workspace))
     throw ApplicationFailure.nonRetryable(
       `workspace ${input.workspace} no longer exists: recreate it or abort the loop`,
@@ -92,7 +99,7 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
       removed: checkpoint.removed,
     });
 
-  const sfx = attemptSuffix(input.run, attempt);
+  const sfx = attemptSuffix(input.run, ctx.info.attempt) + (input.resume ? `.resume${input.resume}` : '');
   const task = input.prompt ?? readPromptFile(input.promptFile);
   const prompt = buildPrompt({
     task,

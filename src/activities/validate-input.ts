@@ -8,11 +8,17 @@ import { ErrorTypes, RALPH_DIR } from '../core/constants';
 import { getAdapter } from './agents';
 import { loopDir } from './artifacts';
 import { resolveExecutable } from './process';
+import { remoteUrl } from './workspace/remote';
 
 /** Input of {@link validateLoopInput}: whatever the workflow was started with. */
 export interface ValidateLoopInputInput {
   raw: unknown;
   loopId: string;
+  /**
+   * The host id of the worker running this validation (`ralph worker --host`), filled in by the worker, never by the
+   * workflow: a loop started without `host` binds to it.
+   */
+  workerHost?: string;
 }
 
 /**
@@ -20,7 +26,7 @@ export interface ValidateLoopInputInput {
  * file, agent binary. Returns the input with defaults and absolute paths. Fails non-retryably with a message that names
  * the bad field and the fix.
  */
-export async function validateLoopInput({ raw, loopId }: ValidateLoopInputInput): Promise<LoopInput> {
+export async function validateLoopInput({ raw, loopId, workerHost }: ValidateLoopInputInput): Promise<LoopInput> {
   const parsed = LoopInput.safeParse(raw);
   if (!parsed.success)
     throw ApplicationFailure.nonRetryable(`invalid loop input: ${formatIssues(parsed.error)}`, ErrorTypes.InvalidInput);
@@ -79,6 +85,9 @@ export async function validateLoopInput({ raw, loopId }: ValidateLoopInputInput)
   }
   input.stateDir = path.resolve(input.workspace, input.stateDir ?? RALPH_DIR);
   fs.mkdirSync(loopDir(input.stateDir, loopId), { recursive: true });
+  // Multi-host: a loop started without a host binds to the worker that validated it (its workspace is here).
+  input.host ??= workerHost;
+  if (input.host) input.checkpointRemoteUrl ??= await remoteUrl(input.workspace, input.checkpointRemote);
   return input;
 }
 

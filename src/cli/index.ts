@@ -17,6 +17,7 @@ import { hookCommand } from './commands/hook';
 import { devCommand } from './commands/dev';
 import { interventionsCommand } from './commands/interventions';
 import { listCommand } from './commands/list';
+import { moveCommand } from './commands/move';
 import { pauseCommand } from './commands/pause';
 import { profileCommand } from './commands/profile';
 import { rejectCommand } from './commands/reject';
@@ -68,6 +69,7 @@ export function buildProgram(): Command {
     unblockCommand,
     retryBlockedCommand,
     workerCommand,
+    moveCommand,
     devCommand,
     demoCommand,
     configCommand,

@@ -8,7 +8,7 @@ import os from 'node:os';
 import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { getLoopStatus, signalLoop } from '../client';
+import { getLoopStatus, signalLoop, type MovePayload } from '../client';
 import type { DecisionPayload, SignalName } from '../core/loop-machine';
 import type { HumanGate, LoopState, SignalEvent } from '../core/loop-types';
 import { type CommandContext, intOption, runCommand } from './run-command';
@@ -88,11 +88,11 @@ export interface SignalOutcome {
 export async function sendSignal(
   client: Client,
   loopId: string,
-  name: SignalName,
-  payload: DecisionPayload,
+  name: SignalName | 'move',
+  payload: DecisionPayload | MovePayload,
   waitMs = 5000,
 ): Promise<SignalOutcome> {
-  const full: DecisionPayload = { ...payload, requestId: payload.requestId ?? randomUUID() };
+  const full: DecisionPayload & Partial<MovePayload> = { ...payload, requestId: payload.requestId ?? randomUUID() };
   const sentAt = Date.now();
   for (let attempt = 1; ; attempt++) {
     try {

@@ -112,12 +112,20 @@ export async function getLoopStatus(client: Client, loopId: string): Promise<Loo
 export async function signalLoop(
   client: Client,
   loopId: string,
-  name: SignalName,
-  payload: DecisionPayload = {},
+  name: SignalName | 'move',
+  payload: DecisionPayload | MovePayload = {},
 ): Promise<void> {
   const { handle, closed } = await describeOrThrow(client, loopId);
   if (closed) throw new LoopFinishedError(loopId, name, closed.toLowerCase());
   await handle.signal(name, payload);
+}
+
+/** Payload of the `move` signal: the host to move a host-bound loop to, and its workspace path there. */
+export interface MovePayload {
+  host: string;
+  workspace?: string;
+  by?: string;
+  requestId?: string;
 }
 
 /** Waits for a loop's result. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PersistenceConfig } from './persistence-config';
 import { GatesConfig } from './gates-config';
+import { HOST_ID_PATTERN } from '../core/hosts';
 
 /** Agent adapters the loop can drive. */
 export const AgentAdapters = ['claude-code', 'codex', 'gemini', 'aider', 'command', 'scripted'] as const;
@@ -109,6 +110,27 @@ export const LoopInput = z
      * default; `{ "enabled": false }` turns it off.
      */
     persistence: PersistenceConfig.default(PersistenceConfig.parse({})),
+    /**
+     * The host whose workspace this is (multi-host deployments): every activity that touches the workspace runs on
+     * the task queue `<taskQueue>@<host>`, polled by that host's workers (`ralph worker --host`). Default: the host of
+     * the worker that validates the loop, when workers run with `--host`; none (one shared queue) otherwise.
+     */
+    host: z
+      .string()
+      .regex(HOST_ID_PATTERN, 'must be 1-63 letters, digits, ".", "_" or "-", starting with a letter or digit')
+      .optional(),
+    /**
+     * A host-bound loop reports its host as unreachable in `status` when an activity waited this long for a worker of
+     * the host; it keeps waiting (it never moves by itself).
+     */
+    hostWaitSeconds: z.number().int().positive().default(300),
+    /**
+     * Git remote (name) that host-bound loops push their post-run checkpoints to, so `ralph move` can re-create the
+     * workspace on another host. Pushing is skipped when the workspace has no such remote.
+     */
+    checkpointRemote: z.string().min(1).default('origin'),
+    /** Set by validation: the URL of `checkpointRemote` as the bound host sees it. */
+    checkpointRemoteUrl: z.string().min(1).optional(),
     /** Free-form labels, shown by `ralph status`. */
     labels: z.record(z.string(), z.string()).default({}),
   })

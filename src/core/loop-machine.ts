@@ -16,6 +16,7 @@ import {
   type LoopState,
   type LoopStatus,
 } from './loop-types';
+import { hostIdProblem, type HostBinding, type HostMove } from './hosts';
 
 /** Payload of the approve/reject/abort/pause/resume signals; every field optional (plain `temporal workflow signal`). */
 export interface DecisionPayload {
@@ -302,6 +303,85 @@ export class LoopMachine {
     s.pendingGate = undefined;
     this.lastDecision = decision;
     return { applied: true, note: `${name} applied to gate ${gate.id}` };
+  }
+
+  /** Binds the loop's workspace to host `id` (multi-host deployments). */
+  bindHost(id: string, boundBy: HostBinding['boundBy'], movable: boolean, now: string): void {
+    this.state.host = { id, boundBy, since: now, movable };
+  }
+
+  /** Notes that an activity has waited `hostWaitSeconds` for a worker of the loop's host (again). */
+  hostWaiting(activity: string, now: string): void {
+    const h = this.state.host;
+    if (!h) return;
+    if (h.waiting) h.waiting = { ...h.waiting, activity, waits: h.waiting.waits + 1 };
+    else h.waiting = { activity, since: now, waits: 1 };
+    this.state.updatedAt = now;
+  }
+
+  /** The host's worker answered: the loop is no longer waiting for it. */
+  hostAnswered(): void {
+    if (this.state.host?.waiting) this.state.host.waiting = undefined;
+  }
+
+  /** Records the last post-run checkpoint pushed to the workspace's remote. */
+  recordPush(label: string): void {
+    if (this.state.host) this.state.host.lastPushed = label;
+  }
+
+  /**
+   * A `move` signal: queues a move to another host, applied at the next safe point. Ignored (and recorded as such)
+   * when the loop has ended, is not host-bound, has no remote to move through, or names a bad or the same host.
+   */
+  requestMove(raw: unknown, now: string): { applied: boolean; note: string } {
+    const p = (raw ?? {}) as { host?: unknown; workspace?: unknown; by?: unknown; requestId?: unknown };
+    const by = typeof p.by === 'string' ? clip(p.by, 100) : undefined;
+    const h = this.state.host;
+    const problem = this.finished
+      ? `ignored: the loop already ended (${this.state.status})`
+      : !h
+        ? 'ignored: the loop is not bound to a host (run workers with --host, start loops with --host)'
+        : !h.movable
+          ? 'ignored: the workspace has no git remote to move through (add one, e.g. `git remote add origin URL`, before starting the loop)'
+          : hostIdProblem(p.host)
+            ? `ignored: ${hostIdProblem(p.host)}`
+            : p.host === h.id
+              ? `ignored: the loop is already on host ${h.id}`
+              : p.workspace !== undefined && (typeof p.workspace !== 'string' || !p.workspace.startsWith('/'))
+                ? 'ignored: the workspace must be an absolute path'
+                : typeof p.requestId === 'string' && this.seen.includes(p.requestId)
+                  ? `ignored: duplicate of request ${p.requestId}`
+                  : undefined;
+    const applied = !problem;
+    const note = problem ?? `move to host ${String(p.host)} requested: applied at the next safe point`;
+    this.state.signals.push({ name: 'move', at: now, by, applied, note });
+    if (this.state.signals.length > EVENTS_KEPT) this.state.signals.splice(0, this.state.signals.length - EVENTS_KEPT);
+    if (applied) {
+      h!.pendingMove = {
+        host: p.host as string,
+        workspace: p.workspace as string | undefined,
+        by,
+        requestedAt: now,
+      };
+      if (typeof p.requestId === 'string') this.seen.push(p.requestId);
+    }
+    this.state.updatedAt = now;
+    return { applied, note };
+  }
+
+  /** Records a completed move: the loop's workspace is now `move.workspace` on host `move.to`. */
+  recordMove(move: HostMove, now: string): void {
+    const h = this.state.host!;
+    this.state.host = {
+      id: move.to,
+      boundBy: 'move',
+      since: now,
+      movable: h.movable,
+      lastPushed: move.restoredFrom === 'HEAD' ? h.lastPushed : move.restoredFrom,
+      moves: [...(h.moves ?? []), move].slice(-20),
+    };
+    this.state.workspace = move.workspace;
+    this.state.updatedAt = now;
   }
 
   /** Ends the loop; returns the result the workflow returns. */

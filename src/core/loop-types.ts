@@ -1,4 +1,5 @@
 import type { ChangeSummary, PersistenceState, ReinforcementLevel } from './persistence-types';
+import type { HostBinding } from './hosts';
 
 /**
  * Types of the loop's durable state: what `status` returns, what `state.json` holds and what continue-as-new carries.
@@ -30,6 +31,8 @@ export type LoopPhase =
   | 'paused'
   | 'awaiting_human'
   | 'sleeping_usage_limit'
+  /** Re-creating the workspace on another host (`ralph move`). */
+  | 'moving'
   | 'done';
 
 /** How one iteration ended. */
@@ -201,6 +204,8 @@ export interface LoopState {
   budgetWarned?: boolean;
   /** The anti-laziness layer: detections, reinforcement, recovery, best output (absent when it is off). */
   persistence?: PersistenceState;
+  /** The host holding the workspace (multi-host deployments only). */
+  host?: HostBinding;
   /** How many times the workflow continued-as-new. */
   run: number;
   startedAt: string;

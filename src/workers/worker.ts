@@ -1,7 +1,9 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import os from 'node:os';
 import * as activities from '../activities';
 import { type ConnectionConfig, tlsOptions } from '../config/connection';
 import { SearchAttributes } from '../core/constants';
+import { hostTaskQueue } from '../core/hosts';
 import { NoServerError } from '../client/errors';
 
 /** Options of {@link createWorker}. */
@@ -14,17 +16,53 @@ export interface CreateWorkerOptions {
   /** How long running agents get to stop on shutdown before the worker gives up on them. */
   shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
   maxConcurrentActivityTaskExecutions?: number;
+  /**
+   * This worker's host (multi-host deployments): loops it validates without a `host` bind to it. Its workspace
+   * activities run on the host's own queue, served by {@link createHostWorker}.
+   */
+  hostId?: string;
 }
 
-/** Creates a worker that runs the ralph workflows and activities. */
+/** The activities a worker registers: validation reports the worker's host, so an unbound loop binds to it. */
+export function workerActivities(hostId?: string): typeof activities {
+  if (!hostId) return activities;
+  return {
+    ...activities,
+    validateLoopInput: (i: activities.ValidateLoopInputInput) =>
+      activities.validateLoopInput({ ...i, workerHost: hostId }),
+  };
+}
+
+/** The worker's identity in Temporal's history (ActivityTaskStarted): host and process. */
+export const workerIdentity = (hostId: string | undefined): string =>
+  `ralph${hostId ? `@${hostId}` : ''}/${process.pid}@${os.hostname()}`;
+
+/** Creates a worker that runs the ralph workflows and activities on the shared queue. */
 export async function createWorker(o: CreateWorkerOptions): Promise<Worker> {
   return Worker.create({
     connection: o.connection,
     namespace: o.namespace,
     taskQueue: o.taskQueue,
-    activities,
+    identity: workerIdentity(o.hostId),
+    activities: workerActivities(o.hostId),
     ...(o.workflowBundle ? { workflowBundle: o.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
     // Activities are cancelled on shutdown; give agents time to be killed cleanly (the default is 0).
+    shutdownGraceTime: o.shutdownGraceTime ?? '10 seconds',
+    maxConcurrentActivityTaskExecutions: o.maxConcurrentActivityTaskExecutions ?? 20,
+  });
+}
+
+/**
+ * Creates the worker of a host's own queue (`<taskQueue>@<hostId>`): the activities of the loops whose workspace is
+ * on this host. No workflows: those run on the shared queue, on any host.
+ */
+export async function createHostWorker(o: CreateWorkerOptions & { hostId: string }): Promise<Worker> {
+  return Worker.create({
+    connection: o.connection,
+    namespace: o.namespace,
+    taskQueue: hostTaskQueue(o.taskQueue, o.hostId),
+    identity: workerIdentity(o.hostId),
+    activities: workerActivities(o.hostId),
     shutdownGraceTime: o.shutdownGraceTime ?? '10 seconds',
     maxConcurrentActivityTaskExecutions: o.maxConcurrentActivityTaskExecutions ?? 20,
   });

@@ -16,5 +16,10 @@ export const abort = defineSignal<[DecisionPayload?]>('abort');
 export const pause = defineSignal<[DecisionPayload?]>('pause');
 /** Continue after `pause`. */
 export const resume = defineSignal<[DecisionPayload?]>('resume');
+/**
+ * Move a host-bound loop to another host (`{ host, workspace?, by? }`): at the next safe point the workspace is
+ * re-created on the new host from the last checkpoint pushed to its git remote, and the loop continues there.
+ */
+export const move = defineSignal<[{ host: string; workspace?: string; by?: string; requestId?: string }?]>('move');
 /** The loop's full current state. */
 export const status = defineQuery<LoopState>('status');

@@ -9,6 +9,7 @@ import { beforeIteration } from './loop/guards';
 import { continueAsNewWithCarry, type RalphLoopCarry } from './loop/carry';
 import type { Next } from './loop/context';
 import { humanGate, regressionGate } from './loop/human-gate';
+import { moveHost } from './loop/host';
 import { runIteration } from './loop/iteration';
 import { fail, finish, persist } from './loop/persist';
 import { setLoopHandlers } from './loop/handlers';
@@ -45,6 +46,10 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
         if (ended) return ended;
         continue;
       }
+      case 'move':
+        // A host-bound loop re-created on another host (ralph move); an interrupted iteration is redone there.
+        await moveHost(ctx);
+        continue;
       case 'escalate': {
         // approve keeps the changes (accepts if the iteration passed); reject rolls back and goes on.
         const ended = await regressionGate(ctx, next);

@@ -55,6 +55,8 @@ export const StartOptions = z.object({
   iterationsPerAttempt: intOption().positive().optional(),
   autoUnblock: z.boolean().optional(),
   id: z.string().min(1).optional(),
+  host: z.string().min(1).optional(),
+  hostWait: intOption().positive().optional(),
   follow: z.boolean().default(false),
   json: z.boolean().default(false),
 });
@@ -113,6 +115,8 @@ export function startCommand(program: Command): Command {
     .option('--prd <file>', 'start a project: work the tasks of this prd.json or Markdown checklist one by one')
     .option('--iterations-per-attempt <n>', 'with --prd: iterations of one attempt at a task (default 1)')
     .option('--auto-unblock', 'with --prd: unblock a blocked task once on its own, with the adaptive timeout')
+    .option('--host <id>', "the host holding the workspace: its activities run on that host's workers (--host there)")
+    .option('--host-wait <secs>', 'report the host as unreachable after an activity waited this long (default 300)')
     .option('--id <id>', 'the loop id (default: ralph-<task slug>-<hex>; with --prd: ralph-project-<prd slug>-<hex>)')
     .option(
       '--follow',
@@ -171,6 +175,8 @@ const FLAG_OF: Record<string, string> = {
   iterationTimeoutSeconds: '--iteration-timeout',
   heartbeatTimeoutSeconds: '--heartbeat-timeout',
   continueAsNewEvery: '--continue-as-new-every',
+  host: '--host',
+  hostWaitSeconds: '--host-wait',
   'persistence.enabled': '--no-anti-laziness',
   'persistence.hooks.policy': '--hook-policy',
   'persistence.bestOutput.restore': '--best-output',
@@ -212,6 +218,8 @@ export function buildLoopInput(o: StartOptions, cwd: string): LoopInputRaw {
   if (o.iterationTimeout !== undefined) input.iterationTimeoutSeconds = o.iterationTimeout;
   if (o.heartbeatTimeout !== undefined) input.heartbeatTimeoutSeconds = o.heartbeatTimeout;
   if (o.continueAsNewEvery !== undefined) input.continueAsNewEvery = o.continueAsNewEvery;
+  if (o.host !== undefined) input.host = o.host;
+  if (o.hostWait !== undefined) input.hostWaitSeconds = o.hostWait;
   const persistence = persistenceFrom(o, base);
   if (persistence) input.persistence = persistence;
 

@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { describeWorkflow, getLoopStatus, getProjectTasks } from '../../client';
 import { WorkflowTypes } from '../../core/constants';
+import { describeBinding } from '../../core/hosts';
 import type { LoopState } from '../../core/loop-types';
 import type { ProjectState } from '../../core/project-machine';
 import { persistenceSummary, qualityBars, regressionsView, trajectoryOf } from '../../core/report';
@@ -108,6 +109,7 @@ export function statusLines(
   field('state', s.stateDir ? `${s.stateDir}/loops/${s.loopId}/state.json` : s.result?.stateFile);
   field('started', s.startedAt && `${s.startedAt} (updated ${s.updatedAt}${s.run ? `, run ${s.run + 1}` : ''})`);
   field('sleeping', s.sleepingUntil && `until ${s.sleepingUntil} (usage limit)`);
+  field('host', describeBinding(s.host));
   const labels = Object.entries(s.labels ?? {});
   field('labels', labels.map(([k, v]) => `${k}=${v}`).join(' '));
   if (failure) field('failure', failure);

@@ -3,11 +3,19 @@
  * them through {@link LoopActivities}; changing where an activity runs (another task queue, a host's own queue) means
  * changing {@link loopActivities} only.
  */
-import { ActivityCancellationType, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  proxyActivities,
+  proxyLocalActivities,
+  workflowInfo,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import type * as activities from '../../activities';
 import type { GateSpec } from '../../config/gates-config';
 import type { LoopInput } from '../../config/loop-input';
 import { NON_RETRYABLE_ERROR_TYPES } from '../../core/constants';
+import { hostIdProblem, hostTaskQueue } from '../../core/hosts';
+import { HostMoveRequested, isScheduleToStartTimeout } from './failures';
 
 type Acts = typeof activities;
 
@@ -20,16 +28,34 @@ export interface LoopActivities {
   persistState: Acts['persistState'];
   /** `runGate` with the options of one gate (its own timeout and retry policy). */
   runGate: (gate: GateSpec) => Acts['runGate'];
+  /** Re-creates the workspace on this loop's host (a `ralph move`). */
+  relocateWorkspace: Acts['relocateWorkspace'];
+}
+
+/** How a host-bound loop learns that its host's worker is missing, and whether a move should interrupt the wait. */
+export interface HostHooks {
+  /** An activity waited `hostWaitSeconds` for a worker of the host. */
+  waiting(activity: string): void;
+  /** The host's worker picked up an activity. */
+  answered(): void;
+  /** A move is pending and may interrupt this wait (the wait then throws {@link HostMoveRequested}). */
+  moveRequested(): boolean;
 }
 
 /**
  * Input validation runs before the loop's options are known. Config errors (ErrorTypes) are non-retryable: a bad
- * input fails the loop at once with the activity's message.
+ * input fails the loop at once with the activity's message. A loop started with a valid `host` is validated on that
+ * host's queue (its workspace is there); otherwise on the shared queue, by whichever worker takes it.
  */
-export const { validateLoopInput } = proxyActivities<Acts>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 3, nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
-});
+export function validateLoopInputOn(host: unknown): Acts['validateLoopInput'] {
+  return proxyActivities<Acts>({
+    startToCloseTimeout: '1 minute',
+    retry: { maximumAttempts: 3, nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
+    ...(typeof host === 'string' && !hostIdProblem(host)
+      ? { taskQueue: hostTaskQueue(workflowInfo().taskQueue, host) }
+      : {}),
+  }).validateLoopInput;
+}
 
 // Writing state.json is short and local to the worker: a local activity costs one marker event, not six.
 const { persistState } = proxyLocalActivities<Acts>({
@@ -37,11 +63,70 @@ const { persistState } = proxyLocalActivities<Acts>({
   retry: { maximumAttempts: 5 },
 });
 
-/** The activity proxies of a loop whose input is `input`. */
-export function loopActivities(input: LoopInput): LoopActivities {
+/**
+ * The activity proxies of a loop whose input is `input`. A host-bound loop (`input.host`) runs every workspace
+ * activity on its host's queue, the local ones as normal activities (a local activity runs wherever the workflow task
+ * runs); each waits for the host's worker as long as it takes, reporting through `hooks` every `hostWaitSeconds`.
+ */
+export function loopActivities(input: LoopInput, hooks?: HostHooks): LoopActivities {
+  if (!input.host) return sharedActivities(input);
+  const host: ActivityOptions = {
+    taskQueue: hostTaskQueue(workflowInfo().taskQueue, input.host),
+    scheduleToStartTimeout: `${input.hostWaitSeconds} seconds`,
+  };
+  const acts = sharedActivities(input, host);
+  const { persistState, inspectIteration } = proxyActivities<Acts>({
+    ...host,
+    startToCloseTimeout: '5 minutes',
+    retry: { maximumAttempts: 5, initialInterval: '1 second' },
+  });
+  const h = hooks ?? { waiting: () => undefined, answered: () => undefined, moveRequested: () => false };
+  return {
+    // A run scheduled again after a wait starts from its pre-run checkpoint, as a retried attempt does.
+    runAgent: waitForHost('runAgent', acts.runAgent, h, (i) => ({ ...i, resume: (i.resume ?? 0) + 1 })),
+    checkCompletion: waitForHost('checkCompletion', acts.checkCompletion, h),
+    inspectIteration: waitForHost('inspectIteration', inspectIteration, h),
+    restoreCheckpoint: waitForHost('restoreCheckpoint', acts.restoreCheckpoint, h),
+    persistState: waitForHost('persistState', persistState, h),
+    runGate: (gate) => waitForHost('runGate', acts.runGate(gate), h),
+    relocateWorkspace: waitForHost('relocateWorkspace', acts.relocateWorkspace, h),
+  };
+}
+
+/**
+ * Calls `fn` until a worker of the host picks it up: each schedule-to-start timeout is reported and the activity is
+ * scheduled again (the loop never moves by itself), unless a move is pending and may interrupt.
+ */
+function waitForHost<I, R>(
+  activity: string,
+  fn: (input: I) => Promise<R>,
+  hooks: HostHooks,
+  again: (input: I) => I = (i) => i,
+): (input: I) => Promise<R> {
+  return async (input: I) => {
+    for (let i = input; ; i = again(i)) {
+      try {
+        const r = await fn(i);
+        hooks.answered();
+        return r;
+      } catch (e) {
+        if (!isScheduleToStartTimeout(e)) {
+          hooks.answered();
+          throw e;
+        }
+        hooks.waiting(activity);
+        if (hooks.moveRequested()) throw new HostMoveRequested(activity);
+      }
+    }
+  };
+}
+
+/** The proxies of a loop on one shared queue (single-host deployments: every worker sees the workspace). */
+function sharedActivities(input: LoopInput, host: ActivityOptions = {}): LoopActivities {
   // The agent: startToClose is the iteration timeout; the heartbeat timeout catches a dead worker early. Retries are
   // for infrastructure (a killed worker); an AgentTimeout (our own deadline) is an outcome, not retried.
   const { runAgent } = proxyActivities<Acts>({
+    ...host,
     startToCloseTimeout: `${input.iterationTimeoutSeconds} seconds`,
     heartbeatTimeout: `${input.heartbeatTimeoutSeconds} seconds`,
     // Wait for the agent's process group to be killed before the workflow moves on after an abort.
@@ -56,6 +141,7 @@ export function loopActivities(input: LoopInput): LoopActivities {
   });
   // The completion command: its own timeout plus a minute to start and collect output.
   const { checkCompletion } = proxyActivities<Acts>({
+    ...host,
     startToCloseTimeout: `${input.completion.timeoutSeconds + 60} seconds`,
     heartbeatTimeout: '1 minute',
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
@@ -68,16 +154,24 @@ export function loopActivities(input: LoopInput): LoopActivities {
   });
   // Rollbacks and best-output restores rewrite files: long enough for a big tree, heartbeating.
   const { restoreCheckpoint } = proxyActivities<Acts>({
+    ...host,
     startToCloseTimeout: '10 minutes',
     heartbeatTimeout: '2 minutes',
     retry: { maximumAttempts: 3, initialInterval: '1 second' },
   });
+  // A relocation clones the repository: no heartbeat (git clone reports nothing), a generous limit.
+  const { relocateWorkspace } = proxyActivities<Acts>({
+    ...host,
+    startToCloseTimeout: '30 minutes',
+    retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
+  });
   // Each gate is its own activity: its own timeout and retry policy, and independent gates run in parallel.
   const runGate = (gate: GateSpec): Acts['runGate'] =>
     proxyActivities<Acts>({
+      ...host,
       startToCloseTimeout: `${gate.timeoutSeconds + 60} seconds`,
       heartbeatTimeout: '1 minute',
       retry: { maximumAttempts: gate.maxAttempts ?? 2, initialInterval: '1 second' },
     }).runGate;
-  return { runAgent, checkCompletion, inspectIteration, restoreCheckpoint, persistState, runGate };
+  return { runAgent, checkCompletion, inspectIteration, restoreCheckpoint, persistState, runGate, relocateWorkspace };
 }

@@ -8,7 +8,7 @@ import { CancellationScope, condition, isCancellation, log } from '@temporalio/w
 import type * as activities from '../../activities';
 import { preLabel } from '../../core/persistence';
 import { nowIso, type LoopContext, type Next } from './context';
-import { asLoopFailure, describeActivityFailure } from './failures';
+import { asLoopFailure, describeActivityFailure, rethrowHostMove } from './failures';
 import { persist } from './persist';
 import type { PromptPlan } from './prompt';
 
@@ -62,6 +62,7 @@ export async function runAgentPhase(ctx: LoopContext, n: number, plan: PromptPla
         }),
       );
     } catch (e) {
+      rethrowHostMove(e);
       if (isCancellation(e) && m.abortRequested)
         return {
           ok: false,

@@ -6,7 +6,7 @@
 import { log } from '@temporalio/workflow';
 import { postLabel } from '../../core/persistence';
 import type { LoopContext } from './context';
-import { describeActivityFailure } from './failures';
+import { describeActivityFailure, rethrowHostMove } from './failures';
 
 /** Selects the best iteration and restores it when it isn't the last one. A failed restore is logged, not fatal. */
 export async function restoreBest(ctx: LoopContext): Promise<void> {
@@ -30,6 +30,7 @@ export async function restoreBest(ctx: LoopContext): Promise<void> {
     best.restoredTo = r.restoredTo;
     log.info(`best output: ${best.reason}; restored to ${r.restoredTo}`);
   } catch (e) {
+    rethrowHostMove(e);
     log.warn(`best output: could not restore ${best.checkpoint}: ${describeActivityFailure(e).message}`);
   }
 }

@@ -14,18 +14,25 @@ import type { LoopActivities } from './activities';
 export interface LiveHandles {
   /** The running agent's scope: `abort` cancels it, and the activity kills the agent's process group. */
   agentScope?: CancellationScope;
+  /**
+   * True while an iteration runs: only then may an activity waiting for a dead host give way to a `ralph move` (the
+   * iteration is redone on the new host; a human gate or the loop's end waits for the host instead).
+   */
+  inIteration?: boolean;
 }
 
 /** Everything a phase needs: the validated input, the loop's rules (machine, tracker) and the activities. */
 export interface LoopContext {
-  readonly input: LoopInput;
+  /** The validated input; a `ralph move` changes its host, workspace and stateDir. */
+  input: LoopInput;
   /** The loop's state and rules (core). */
   readonly m: LoopMachine;
   /** The anti-laziness layer, when on (patch anti-laziness-v1). */
   readonly tracker?: PersistenceTracker;
-  readonly acts: LoopActivities;
+  /** Bound to the loop's host: re-made by a move. */
+  acts: LoopActivities;
   readonly live: LiveHandles;
-  readonly stateDir: string;
+  stateDir: string;
   /** When the completion command runs: on a claim, or after every iteration. */
   readonly checkOn: 'claim' | 'every-iteration';
   /** The enabled quality gates. */
@@ -59,7 +66,9 @@ export type Next =
   /** Ask a human: the budget, the rejections or the iterations ran out. */
   | { kind: 'human-gate'; reason: LoopGateReason; title: string; details: string }
   /** The anti-laziness layer escalates iteration `n` (regression, stuck loop...): a human decides. */
-  | { kind: 'escalate'; n: number; escalation: EscalationRequest; completed: boolean };
+  | { kind: 'escalate'; n: number; escalation: EscalationRequest; completed: boolean }
+  /** A `ralph move` is pending: re-create the workspace on the new host, then go on there. */
+  | { kind: 'move' };
 
 /** Workflow time as ISO text (deterministic: the SDK's clock). */
 export const nowIso = (): string => new Date().toISOString();

@@ -51,3 +51,23 @@ export function lastIterationSummary(r: IterationRecord | undefined): string {
   const check = r.check ? `check ${r.check.passed ? 'passed' : `failed (exit ${r.check.exitCode})`}` : 'check not run';
   return `Last iteration ${r.n}: outcome ${r.outcome}, agent exit ${r.agent.exitCode}, ${check}. Artifacts: ${r.artifactDir}`;
 }
+
+/** Thrown inside an iteration when a `ralph move` is pending while an activity waits for a dead host. */
+export class HostMoveRequested extends Error {
+  override readonly name = 'HostMoveRequested';
+  constructor(readonly activity: string) {
+    super(`a move was requested while ${activity} waited for the loop's host`);
+  }
+}
+
+/** Rethrows a {@link HostMoveRequested}: phases that turn activity failures into outcomes must let it through. */
+export function rethrowHostMove(e: unknown): void {
+  if ((e as Error)?.name === 'HostMoveRequested') throw e;
+}
+
+/** True when an activity failed because no worker picked it up in time (schedule-to-start timeout). */
+export function isScheduleToStartTimeout(e: unknown): boolean {
+  const cause = (e as FailureLike)?.cause;
+  // The SDK decodes the proto enum to 'SCHEDULE_TO_START'; compare values, not classes.
+  return cause?.name === 'TimeoutFailure' && cause.timeoutType === 'SCHEDULE_TO_START';
+}

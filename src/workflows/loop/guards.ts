@@ -1,6 +1,6 @@
 /**
- * What the loop checks before an iteration starts, in this order: an abort, a pause, continue-as-new, and the
- * iteration budget. Returns what to do instead of an iteration, or undefined to run one.
+ * What the loop checks before an iteration starts, in this order: an abort, a move to another host, a pause,
+ * continue-as-new, and the iteration budget. Returns what to do instead of an iteration, or undefined to run one.
  */
 import { condition } from '@temporalio/workflow';
 import { nowIso, type LoopContext, type Next } from './context';
@@ -16,6 +16,8 @@ export async function beforeIteration(ctx: LoopContext): Promise<Next | undefine
       kind: 'finish',
       ending: { status: 'aborted', reason: m.abortInfo?.reason ?? 'aborted by signal', by: m.abortInfo?.by },
     };
+
+  if (m.state.host?.pendingMove) return { kind: 'move' };
 
   if (m.state.paused) {
     m.setPhase('paused', nowIso());

@@ -7,7 +7,7 @@ import type { LoopMachine, SignalName } from '../../core/loop-machine';
 import * as messages from '../messages';
 import { nowIso, type LiveHandles } from './context';
 
-/** Registers approve/reject/abort/pause/resume and the status query; `abort` also cancels a running agent. */
+/** Registers approve/reject/abort/pause/resume/move and the status query; `abort` also cancels a running agent. */
 export function setLoopHandlers(m: LoopMachine): LiveHandles {
   const live: LiveHandles = {};
   const onSignal = (name: SignalName) => (payload?: unknown) => {
@@ -21,6 +21,11 @@ export function setLoopHandlers(m: LoopMachine): LiveHandles {
   setHandler(messages.abort, onSignal('abort'));
   setHandler(messages.pause, onSignal('pause'));
   setHandler(messages.resume, onSignal('resume'));
+  setHandler(messages.move, (payload) => {
+    const r = m.requestMove(payload, nowIso());
+    if (r.applied) log.info(`signal move: ${r.note}`);
+    else log.warn(`signal move ${r.note}`);
+  });
   setHandler(messages.status, () => m.state);
   return live;
 }

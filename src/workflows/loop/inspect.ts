@@ -8,7 +8,7 @@ import type * as activities from '../../activities';
 import { postLabel, preLabel } from '../../core/persistence';
 import type { AgentRun } from './agent';
 import { nowIso, type LoopContext } from './context';
-import { describeActivityFailure } from './failures';
+import { describeActivityFailure, rethrowHostMove } from './failures';
 
 /** Runs the detection pass for iteration `n`; undefined when the layer is off or the run left no checkpoint. */
 export async function inspectPhase(
@@ -20,7 +20,7 @@ export async function inspectPhase(
   if (!ctx.tracker || !agent?.checkpoint) return undefined;
   ctx.m.setPhase('inspecting', nowIso());
   try {
-    return await ctx.acts.inspectIteration({
+    const r = await ctx.acts.inspectIteration({
       loopId: ctx.m.state.loopId,
       iteration: n,
       workspace: ctx.input.workspace,
@@ -35,8 +35,14 @@ export async function inspectPhase(
       finalTextTail: agent.finalTextTail,
       promptPath: agent.promptPath,
       detectors: ctx.input.persistence.detectors,
+      // Host-bound loops push the post checkpoint, so `ralph move` can re-create the workspace elsewhere.
+      pushTo: ctx.input.host ? ctx.input.checkpointRemoteUrl : undefined,
     });
+    if (r.pushed) ctx.m.recordPush(postLabel(n));
+    else if (r.pushError) log.warn(`could not push checkpoint ${postLabel(n)}: ${r.pushError}`);
+    return r;
   } catch (e) {
+    rethrowHostMove(e);
     log.warn(`detection pass failed: ${describeActivityFailure(e).message}`);
     return undefined;
   }

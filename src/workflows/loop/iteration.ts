@@ -13,8 +13,23 @@ import { planPrompt } from './prompt';
 import { recordIteration } from './record';
 import { verifyPhase } from './verify';
 
-/** Runs the next iteration and says what the loop does after it. */
+/**
+ * Runs the next iteration and says what the loop does after it. A `ralph move` that interrupts an activity waiting for
+ * a dead host ends the iteration unrecorded (`move`): it is redone on the new host.
+ */
 export async function runIteration(ctx: LoopContext): Promise<Next> {
+  ctx.live.inIteration = true;
+  try {
+    return await iterate(ctx);
+  } catch (e) {
+    if ((e as Error)?.name === 'HostMoveRequested') return { kind: 'move' };
+    throw e;
+  } finally {
+    ctx.live.inIteration = false;
+  }
+}
+
+async function iterate(ctx: LoopContext): Promise<Next> {
   const { m } = ctx;
   const n = m.nextIteration;
   const startedAt = nowIso();

@@ -7,7 +7,7 @@ import { patched, workflowInfo } from '@temporalio/workflow';
 import type { LoopInput, LoopInputRaw } from '../../config/loop-input';
 import { LoopMachine } from '../../core/loop-machine';
 import { PersistenceTracker } from '../../core/persistence';
-import { loopActivities, validateLoopInput } from './activities';
+import { loopActivities, validateLoopInputOn, type HostHooks } from './activities';
 import type { RalphLoopCarry } from './carry';
 import { nowIso, type LiveHandles, type LoopContext } from './context';
 import { asLoopFailure } from './failures';
@@ -48,7 +48,10 @@ export async function validatedInput(
   if (carry) return rawInput as LoopInput;
   let input: LoopInput;
   try {
-    input = await validateLoopInput({ raw: rawInput, loopId: m.state.loopId });
+    input = await validateLoopInputOn((rawInput as { host?: unknown } | undefined)?.host)({
+      raw: rawInput,
+      loopId: m.state.loopId,
+    });
   } catch (e) {
     const failure = asLoopFailure(e) ?? e;
     // No state file yet (the workspace may not exist): the status query still says why the loop ended.
@@ -60,6 +63,10 @@ export async function validatedInput(
   m.state.stateDir = input.stateDir as string;
   m.state.agent = input.agent.adapter;
   m.state.labels = input.labels;
+  if (input.host) {
+    const byInput = (rawInput as { host?: unknown }).host === input.host;
+    m.bindHost(input.host, byInput ? 'input' : 'worker', !!input.checkpointRemoteUrl, nowIso());
+  }
   return input;
 }
 
@@ -82,7 +89,7 @@ export function createContext(
     input,
     m,
     tracker,
-    acts: loopActivities(input),
+    acts: loopActivities(input, hostHooks(m, live)),
     live,
     stateDir: input.stateDir as string,
     checkOn: input.completion.checkOn ?? (input.completion.promise ? 'claim' : 'every-iteration'),
@@ -90,5 +97,14 @@ export function createContext(
     stateFile: carry?.stateFile ?? '',
     runIterations: 0,
     upserted: {},
+  };
+}
+
+/** How waits for a host-bound loop's worker show in the loop's state (and so in `ralph status`). */
+export function hostHooks(m: LoopMachine, live: LiveHandles): HostHooks {
+  return {
+    waiting: (activity) => m.hostWaiting(activity, nowIso()),
+    answered: () => m.hostAnswered(),
+    moveRequested: () => !!live.inIteration && !!m.state.host?.pendingMove,
   };
 }

@@ -7,7 +7,7 @@ import type * as activities from '../../activities';
 import type { GateThresholds, GateVerdict } from '../../core/gate-rules';
 import type { AgentRun } from './agent';
 import { nowIso, type LoopContext } from './context';
-import { describeActivityFailure } from './failures';
+import { describeActivityFailure, rethrowHostMove } from './failures';
 
 /** What the checks said about iteration `n`. */
 export interface Verification {
@@ -38,6 +38,7 @@ export async function verifyPhase(ctx: LoopContext, n: number, run: AgentRun): P
         timeoutSeconds: input.completion.timeoutSeconds,
       });
     } catch (e) {
+      rethrowHostMove(e);
       out.check = {
         passed: false,
         exitCode: null,
@@ -79,6 +80,7 @@ function runGates(ctx: LoopContext, n: number): Promise<GateVerdict[]> {
           previousIds: ctx.tracker?.state.testIds?.[gate.name],
         });
       } catch (e) {
+        rethrowHostMove(e);
         const why = describeActivityFailure(e).message;
         const failed: GateVerdict = {
           name: gate.name,
