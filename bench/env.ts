@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { DEV_SERVER_DYNAMIC_CONFIG_ARGS } from '../src/core/constants';
 import type { IterationRecord } from '../src/core/loop-types';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../src/workflows/search-attributes';
@@ -29,7 +29,7 @@ export interface BenchEnv {
   /** The `temporal` binary the server runs, or undefined when the SDK downloaded one. */
   temporalBin: string | undefined;
   /** Creates a worker on the server; run it with `worker.runUntil(...)`. */
-  createWorker(o: BenchWorkerOptions): Promise<Worker>;
+  createWorker(o: BenchWorkerOptions & Partial<WorkerOptions>): Promise<Worker>;
   /** Stops the server. */
   teardown(): Promise<void>;
 }
@@ -39,14 +39,14 @@ export interface BenchEnv {
  * installed) by scripts/temporal-bin.js, else the SDK's download. Installs a Runtime that logs warnings only (or
  * `o.logLevel`, e.g. `ERROR` for a benchmark whose activities fail on purpose): call it once per process.
  */
-export async function startBenchEnv(o: { logLevel?: 'WARN' | 'ERROR' } = {}): Promise<BenchEnv> {
+export async function startBenchEnv(o: { logLevel?: 'WARN' | 'ERROR'; extraArgs?: string[] } = {}): Promise<BenchEnv> {
   Runtime.install({ logger: new DefaultLogger(o.logLevel ?? 'WARN') });
   const temporalBin = locateTemporal({ install: true, quiet: true }).path;
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: temporalBin ? { type: 'existing-path', path: temporalBin } : { type: 'cached-download' },
       searchAttributes: ALL_SEARCH_ATTRIBUTE_KEYS,
-      extraArgs: DEV_SERVER_DYNAMIC_CONFIG_ARGS,
+      extraArgs: [...DEV_SERVER_DYNAMIC_CONFIG_ARGS, ...(o.extraArgs ?? [])],
     },
   });
   return {
