@@ -8,6 +8,7 @@ import { ErrorTypes, RALPH_DIR } from '../core/constants';
 import { getAdapter } from './agents';
 import { loopDir } from './artifacts';
 import { resolveExecutable } from './process';
+import { writeRetentionPolicy } from './workspace/prune';
 
 /** Input of {@link validateLoopInput}: whatever the workflow was started with. */
 export interface ValidateLoopInputInput {
@@ -79,6 +80,7 @@ export async function validateLoopInput({ raw, loopId }: ValidateLoopInputInput)
   }
   input.stateDir = path.resolve(input.workspace, input.stateDir ?? RALPH_DIR);
   fs.mkdirSync(loopDir(input.stateDir, loopId), { recursive: true });
+  writeRetentionPolicy(input.stateDir, loopId, input.persistence.checkpoints.keepFinishedDays);
   return input;
 }
 
