@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import execa from 'execa';
 import {
   checkpointFiles,
   createCheckpoint,
@@ -157,5 +158,28 @@ describe('pruneCheckpoints', () => {
     await persistState({ state: m.state });
     expect(await labels(dir, 'earlier')).toEqual(['iter-002-post', 'iter-003-post']);
     expect(await labels(dir, 'now')).toEqual(['iter-002-post', 'iter-003-post']);
+  });
+
+  it('is run by `ralph checkpoints prune` (dry run, JSON, then for real), and a bad option is one clear line', async () => {
+    const dir = gitRepo();
+    const stateDir = path.join(dir, '.ralph');
+    await finishedLoop(dir, 'old', new Date(Date.now() - 3 * DAY).toISOString());
+    const cli = (...a: string[]) =>
+      execa(process.execPath, [path.resolve(__dirname, '../../../../dist/src/cli/index.js'), ...a], {
+        reject: false,
+        cwd: dir,
+      });
+    const dry = await cli('checkpoints', 'prune', '--older-than-days', '2', '--dry-run', '--json');
+    expect(dry.exitCode).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ pruned: [{ loopId: 'old', deleted: expect.any(Array) }] });
+    expect(await labels(dir, 'old')).toHaveLength(6);
+    const kept = await cli('checkpoints', 'prune', '--state-dir', stateDir);
+    expect(kept.stdout).toBe('old: left alone (finished 3.0 days ago, kept for 7)');
+    const real = await cli('checkpoints', 'prune', '--older-than-days', '2');
+    expect(real.stdout).toBe('old: deleted 4 checkpoint(s), kept iter-002-post, iter-003-post');
+    expect(await labels(dir, 'old')).toEqual(['iter-002-post', 'iter-003-post']);
+    const bad = await cli('checkpoints', 'prune', '--older-than-days', 'soon');
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/^ralph: .*older-than-days/);
   });
 });
