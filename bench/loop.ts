@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as activities from '../src/activities';
 import type { LoopResult } from '../src/core/loop-types';
-import { readIterationRecords, scriptedWorkspace, startBenchEnv } from './env';
+import { readIterationRecords, scriptedWorkspace, startBenchEnv, watchForGates } from './env';
 import { percentile, writeResult } from './stats';
 
 /** `BENCH_ANTI_LAZINESS=off` measures the bare loop (no checkpoints, no detection pass). */
@@ -44,20 +44,25 @@ async function main(): Promise<void> {
 
       const loopId = `bench-loop-${Date.now()}`;
       const t0 = Date.now();
-      const result = (await env.client.workflow.execute('ralphLoop', {
-        taskQueue,
-        workflowId: loopId,
-        args: [
-          {
-            prompt: 'bench',
-            workspace: ws,
-            agent: { adapter: 'scripted', script: 'script.json' },
-            completion: { command: 'test -f done' },
-            maxIterations: n + 1,
-            ...(ANTI_LAZINESS ? {} : { persistence: { enabled: false } }),
-          },
-        ],
-      })) as LoopResult;
+      const result = (await watchForGates(
+        env.client,
+        (id) => id === loopId,
+        () =>
+          env.client.workflow.execute('ralphLoop', {
+            taskQueue,
+            workflowId: loopId,
+            args: [
+              {
+                prompt: 'bench',
+                workspace: ws,
+                agent: { adapter: 'scripted', script: 'script.json' },
+                completion: { command: 'test -f done' },
+                maxIterations: n + 1,
+                ...(ANTI_LAZINESS ? {} : { persistence: { enabled: false } }),
+              },
+            ],
+          }),
+      )) as LoopResult;
       const wallMs = Date.now() - t0;
       if (result.status !== 'accepted' || result.iterations !== n)
         throw new Error(`unexpected result ${JSON.stringify(result)}`);

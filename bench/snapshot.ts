@@ -58,7 +58,9 @@ async function main(): Promise<void> {
   const git = (...a: string[]): string =>
     execFileSync('git', ['-c', 'user.email=b@b', '-c', 'user.name=b', ...a], { cwd: dir, encoding: 'utf8' });
   generateRepo(dir);
-  for (let i = 0; i < 50; i++) {
+  // 50 modified files (one per folder of 100), fewer in a small repo (BENCH_FILES, the CI smoke test).
+  const modified = Math.min(50, Math.ceil(FILES / 100));
+  for (let i = 0; i < modified; i++) {
     const f = path.join(dir, `pkg${String(i).padStart(3, '0')}`, `file${i * 100}.ts`);
     fs.appendFileSync(f, `// modified ${i}\n`);
   }
@@ -75,7 +77,7 @@ async function main(): Promise<void> {
   const g = summary(statusMs);
   const result = {
     files: Object.keys(snap.files).length,
-    modified: 50,
+    modified,
     untracked: 20,
     runs: RUNS,
     snapshotWorkspaceMs: s,

@@ -9,11 +9,15 @@ export function percentile(values: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
 }
 
-/** Writes a benchmark's figures to bench/results/<name>.json (repo root, from dist/bench too) and returns the path. */
+/**
+ * Writes a benchmark's figures to bench/results/<name>.json (repo root, from dist/bench too), or to
+ * `$BENCH_RESULTS_DIR/<name>.json` when set (the CI smoke test, so committed results are not overwritten), and
+ * returns the path.
+ */
 export function writeResult(name: string, data: unknown): string {
   let root = __dirname;
   while (!fs.existsSync(path.join(root, 'package.json'))) root = path.dirname(root);
-  const dir = path.join(root, 'bench', 'results');
+  const dir = process.env.BENCH_RESULTS_DIR || path.join(root, 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.json`);
   fs.writeFileSync(file, JSON.stringify(data, null, 2) + '\n');

@@ -21,6 +21,7 @@ import {
   createCheckpoint,
   diffCommits,
   readBlobs,
+  type CommitChange,
 } from './workspace/checkpoint';
 import { pushCheckpoint } from './workspace/remote';
 
@@ -92,7 +93,19 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
     loopId: input.loopId,
     label,
   });
-  const post = await createCheckpoint(at(input.post));
+  // Git: the diff against the pre-run checkpoint starts as soon as the post-run tree is written, while the commit
+  // and its ref are still being recorded.
+  const preCommitP = input.preCommit
+    ? Promise.resolve(input.preCommit)
+    : checkpointFiles(at(input.pre)).then((c) => c.commit);
+  preCommitP.catch(() => undefined);
+  let diffP: Promise<CommitChange[]> | undefined;
+  const post = await createCheckpoint(at(input.post), {
+    onTree: (tree) => {
+      diffP = preCommitP.then((pre) => (pre ? diffCommits(input.workspace, pre, tree) : []));
+      diffP.catch(() => undefined);
+    },
+  });
   const git = post.kind === 'git' && post.commit !== null;
   // Blob ids of the changed files on each side, and a signature of the whole post-run state.
   const beforeFiles: Record<string, string> = {};
@@ -101,8 +114,8 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
   const d: { added: string[]; modified: string[]; deleted: string[] } = { added: [], modified: [], deleted: [] };
   if (git) {
     // One diff-tree between the two commits: no full file listing of either side.
-    const preCommit = input.preCommit ?? (await checkpointFiles(at(input.pre))).commit!;
-    for (const c of await diffCommits(input.workspace, preCommit, post.commit!)) {
+    const changes = diffP ? await diffP : await diffCommits(input.workspace, (await preCommitP)!, post.commit!);
+    for (const c of changes) {
       (c.status === 'A' ? d.added : c.status === 'D' ? d.deleted : d.modified).push(c.path);
       if (c.before) beforeFiles[c.path] = c.before;
       if (c.after) afterFiles[c.path] = c.after;

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Context } from '@temporalio/activity';
 import type { IterationRecord, LoopState } from '../core/loop-types';
 import type { InterventionEvent } from '../core/persistence-types';
 import { analytics, renderReport } from '../core/report';
 import { iterationDir, loopDir, stateFile, writeJsonAtomic } from './artifacts';
+import { pruneCheckpoints } from './workspace/prune';
 
 /** Input of {@link persistState}. */
 export interface PersistStateInput {
@@ -61,5 +63,28 @@ export async function persistState({ state, record, events }: PersistStateInput)
   const reportPath = path.join(dir, 'report.md');
   fs.writeFileSync(reportPath, renderReport(state, log));
   writeJsonAtomic(path.join(dir, 'analytics.json'), analytics(state, log));
+  await pruneAfterLoop(state);
   return { stateFile: file, reportPath };
+}
+
+/**
+ * At a loop's end, prunes the checkpoints of the state folder's finished loops whose retention is over (this loop's
+ * own too when it keeps them 0 days). Housekeeping: a failure is logged, never the loop's problem.
+ */
+async function pruneAfterLoop(state: LoopState): Promise<void> {
+  try {
+    const r = await pruneCheckpoints({ stateDir: state.stateDir });
+    for (const p of r.pruned)
+      log(`pruned ${p.deleted.length} checkpoint(s) of finished loop ${p.loopId}, kept ${p.kept.join(', ') || 'none'}`);
+  } catch (e) {
+    log(`checkpoint pruning failed: ${(e as Error).message}`);
+  }
+}
+
+function log(message: string): void {
+  try {
+    Context.current().log.info(message);
+  } catch {
+    // Called outside an activity (tests, tools): nothing to log to.
+  }
 }

@@ -9,6 +9,7 @@ import { getAdapter } from './agents';
 import { loopDir } from './artifacts';
 import { resolveExecutable } from './process';
 import { remoteUrl } from './workspace/remote';
+import { writeRetentionPolicy } from './workspace/prune';
 
 /** Input of {@link validateLoopInput}: whatever the workflow was started with. */
 export interface ValidateLoopInputInput {
@@ -88,6 +89,7 @@ export async function validateLoopInput({ raw, loopId, workerHost }: ValidateLoo
   // Multi-host: a loop started without a host binds to the worker that validated it (its workspace is here).
   input.host ??= workerHost;
   if (input.host) input.checkpointRemoteUrl ??= await remoteUrl(input.workspace, input.checkpointRemote);
+  writeRetentionPolicy(input.stateDir, loopId, input.persistence.checkpoints.keepFinishedDays);
   return input;
 }
 

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { abortCommand } from './commands/abort';
+import { checkpointsCommand } from './commands/checkpoints';
 import { configCommand } from './commands/config';
 import { statsCommand } from './commands/stats';
 import { approveCommand } from './commands/approve';
@@ -78,6 +79,7 @@ export function buildProgram(): Command {
     interventionsCommand,
     profileCommand,
     reportCommand,
+    checkpointsCommand,
   ])
     register(program);
   return program;

@@ -101,6 +101,17 @@ export const PersistenceConfig = z
       })
       .strict()
       .default({ policy: 'warn', enabled: true }),
+    checkpoints: z
+      .object({
+        /**
+         * Days a finished loop keeps all its checkpoints (git refs, plain-folder manifests and stored content); then
+         * all but `best` and `final` are pruned (at the end of a later loop in the same state folder, or by
+         * `ralph checkpoints prune`). 0 prunes at the loop's own end.
+         */
+        keepFinishedDays: z.number().min(0).default(7),
+      })
+      .strict()
+      .default({ keepFinishedDays: 7 }),
   })
   .strict();
 

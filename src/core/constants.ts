@@ -45,12 +45,17 @@ export const NON_RETRYABLE_ERROR_TYPES: string[] = Object.values(ErrorTypes);
 export const RALPH_DIR = '.ralph';
 
 /**
- * Dynamic config for a single-node dev server: one task-queue partition, so a task never waits to be forwarded
- * between partitions (halves the no-op activity round trip on the dev server; see bench:loop).
+ * Dynamic config for a single-node dev server. One task-queue partition, so a task never waits to be forwarded
+ * between partitions. A higher transfer-queue poll rate: the history service moves every new activity or workflow
+ * task to matching through its transfer queue, whose reader is rate-limited to 20 loads per second per shard (the dev
+ * server has one shard), so each dispatch waited up to 50 ms for a token (~40 ms measured, twice per activity round
+ * trip without eager dispatch; see bench:floor).
  */
 export const DEV_SERVER_DYNAMIC_CONFIG_ARGS: string[] = [
   '--dynamic-config-value',
   'matching.numTaskqueueReadPartitions=1',
   '--dynamic-config-value',
   'matching.numTaskqueueWritePartitions=1',
+  '--dynamic-config-value',
+  'history.transferProcessorMaxPollRPS=1000',
 ];

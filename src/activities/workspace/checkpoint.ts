@@ -4,13 +4,16 @@ import path from 'node:path';
 import execa from 'execa';
 import { diffSnapshots, type SnapshotKind, type WorkspaceSnapshot } from '../../core/snapshot-diff';
 import { loopDir, writeJsonAtomic } from '../artifacts';
+import { readObject, restoreFromStore, scanDir, storeSnapshot, type StoreManifest } from './checkpoint-store';
 import {
   STATE_DIR_NAME,
   git,
+  gitHead,
   gitProbe,
+  gitResult,
+  type GitProbe,
   gitPrefix,
   isStatePath,
-  snapshotDir,
   snapshotGit,
   WorkspaceGitError,
 } from './snapshot';
@@ -93,7 +96,8 @@ export const refComponent = (s: string): string =>
 export const checkpointRef = (loopId: string, label: string): string =>
   `refs/ralph/${refComponent(loopId)}/${refComponent(label)}`;
 
-const checkpointsDir = (stateDir: string, loopId: string): string =>
+/** Folder of a loop's checkpoint data: plain-folder manifests and store, the git index of git workspaces. */
+export const checkpointsDir = (stateDir: string, loopId: string): string =>
   path.join(loopDir(stateDir, loopId), 'checkpoints');
 const archivePath = (stateDir: string, loopId: string, label: string): string =>
   path.join(checkpointsDir(stateDir, loopId), `${refComponent(label)}.tar.gz`);
@@ -107,11 +111,16 @@ const COMMIT_ENV = {
   GIT_COMMITTER_EMAIL: 'ralph@localhost',
 };
 
-/** Manifest stored next to a plain folder's archive: the files it holds and their blob ids. */
-interface ArchiveManifest {
-  label: string;
-  createdAt: string;
-  files: Record<string, string>;
+/** A plain folder's checkpoint manifest (content in the store, or in a tar.gz next to it for older ones). */
+type ArchiveManifest = StoreManifest;
+
+async function readManifest(file: string): Promise<ArchiveManifest | undefined> {
+  try {
+    const m = JSON.parse(await fs.promises.readFile(file, 'utf8')) as ArchiveManifest;
+    return typeof m?.label === 'string' && m.files && typeof m.files === 'object' ? m : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs `fn` with a fresh, empty temporary index file; the user's own index is never read-modified-written. */
@@ -124,62 +133,243 @@ async function withTempIndex<T>(fn: (env: Record<string, string>) => Promise<T>)
   }
 }
 
-/** Writes a gzip'd tar of the given workspace-relative paths, atomically (temp file, then rename). */
-async function writeArchive(workspace: string, paths: string[], archive: string): Promise<void> {
-  await fs.promises.mkdir(path.dirname(archive), { recursive: true });
-  const tmp = `${archive}.${process.pid}.${Date.now()}.tmp`;
+/**
+ * Records the workspace's current files so the loop can return to them. In a git work tree: the tracked files and
+ * the untracked ones that are not ignored become a commit under `refs/ralph/<loopId>/<label>`, built in the loop's
+ * own persistent index (see {@link gitCheckpoint}) so the user's branch, index, stash and work tree stay as they are.
+ * Elsewhere: a manifest plus a content-addressed store under the loop's state folder (see checkpoint-store.ts). The
+ * state folder is never included. Idempotent: the same label again replaces the checkpoint.
+ */
+export async function createCheckpoint(
+  input: CreateCheckpointInput,
+  hooks: CreateCheckpointHooks = {},
+): Promise<CreateCheckpointResult> {
+  const { workspace, stateDir, loopId, label } = input;
+  const known = gitLayouts.get(workspace);
+  if (known) {
+    try {
+      return await createGitCheckpoint(input, { ...known, head: undefined }, hooks);
+    } catch (e) {
+      // The workspace may have changed under us (repo removed or moved): ask git again below.
+      gitLayouts.delete(workspace);
+      if ((e as Error).name !== 'WorkspaceGitError') throw e;
+    }
+  }
+  // One rev-parse answers "is this a git work tree?", "where is its index?" and "what is HEAD?".
+  const probe = await gitProbe(workspace);
+  if (!probe.inside) {
+    await ensureCheckpointsDir(checkpointsDir(stateDir, loopId));
+    const archive = archivePath(stateDir, loopId, label);
+    const m = await storeSnapshot(
+      workspace,
+      [stateDir],
+      checkpointsDir(stateDir, loopId),
+      label,
+      manifestPath(archive),
+    );
+    // An archive of an older checkpoint under the same label is replaced, like the label's manifest.
+    await fs.promises.rm(archive, { force: true });
+    return { ref: m.path, commit: null, kind: 'dir' };
+  }
+  const r = await createGitCheckpoint(input, probe, hooks);
+  gitLayouts.set(workspace, { inside: true, indexPath: probe.indexPath, excludePath: probe.excludePath });
+  return r;
+}
+
+/** Optional callbacks of {@link createCheckpoint}. */
+export interface CreateCheckpointHooks {
+  /**
+   * Called with the checkpoint's tree id (git workspaces) as soon as it is written, before the commit and the ref:
+   * a caller can start diffing against it meanwhile.
+   */
+  onTree?: (tree: string) => void;
+}
+
+/**
+ * Where each git workspace keeps its index and exclude file, learnt from its first checkpoint in this process: later
+ * checkpoints skip the `rev-parse` (one process fewer per checkpoint) and name HEAD symbolically.
+ */
+const gitLayouts = new Map<string, Omit<GitProbe, 'head'>>();
+
+/** A git workspace's layout, with HEAD's commit when known (undefined: resolve `HEAD` when it is needed). */
+type GitLayout = Omit<GitProbe, 'head'> & { head: string | null | undefined };
+
+async function createGitCheckpoint(
+  input: CreateCheckpointInput,
+  layout: GitLayout,
+  hooks: CreateCheckpointHooks,
+): Promise<CreateCheckpointResult> {
+  const ref = checkpointRef(input.loopId, input.label);
+  const { commit, tree } = await gitCheckpoint(input, layout, hooks);
+  await git(input.workspace, ['update-ref', ref, commit]);
+  return { ref, commit, tree, kind: 'git' };
+}
+
+/**
+ * Creates a loop's checkpoints folder with a `.gitignore` of `*`: its index, manifests and store are never the
+ * user's content, so `git status` does not list them (nor a state folder holding nothing else).
+ */
+export async function ensureCheckpointsDir(dir: string): Promise<void> {
+  const ignore = path.join(dir, '.gitignore');
+  if (fs.existsSync(ignore)) return;
+  await fs.promises.mkdir(dir, { recursive: true });
+  await fs.promises.writeFile(ignore, '*\n');
+}
+
+/** What the loop's persistent index last recorded: reused when the next checkpoint has the same tree. */
+interface IndexMeta {
+  /** The user's index (and info/exclude) as they were when the persistent index was seeded from them. */
+  seed: string;
+  tree: string;
+  commit: string;
+  label: string;
+}
+
+/** Files of a loop's persistent git index, its metadata and its lock, under the loop's checkpoints folder. */
+const indexFiles = (stateDir: string, loopId: string) => {
+  const dir = checkpointsDir(stateDir, loopId);
+  return {
+    dir,
+    index: path.join(dir, '.git-index'),
+    meta: path.join(dir, '.git-index.json'),
+    lock: path.join(dir, '.git-index.ralph-lock'),
+  };
+};
+
+/** Size, mtime, ctime and inode of a file, or '-' when it is absent: changes whenever git rewrites it. */
+async function statSig(file: string): Promise<string> {
+  const st = await fs.promises.stat(file, { bigint: true }).catch(() => undefined);
+  return st ? `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}` : '-';
+}
+
+/**
+ * Takes the loop's checkpoint lock (a file created exclusively). A lock whose holder is gone (dead pid) is taken
+ * over. Returns a release function, or undefined when another live process holds it (hooks of parallel tool calls):
+ * the caller then builds its checkpoint in a temporary index instead of waiting.
+ */
+async function tryLock(lock: string): Promise<(() => Promise<void>) | undefined> {
+  await ensureCheckpointsDir(path.dirname(lock));
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fh = await fs.promises.open(lock, 'wx');
+      await fh.writeFile(String(process.pid));
+      await fh.close();
+      return () => fs.promises.rm(lock, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const pid = Number(await fs.promises.readFile(lock, 'utf8').catch(() => ''));
+      if (pid > 0 && pid !== process.pid && isAlive(pid)) return undefined;
+      if (pid === process.pid) return undefined;
+      await fs.promises.rm(lock, { force: true });
+    }
+  }
+  return undefined;
+}
+
+const isAlive = (pid: number): boolean => {
   try {
-    // --verbatim-files-from: a file named "-x" is a name, not an option.
-    await execa('tar', ['-czf', tmp, '-C', workspace, '--null', '--verbatim-files-from', '--no-recursion', '-T', '-'], {
-      input: paths.map((p) => `${p}\0`).join(''),
-    });
-    await fs.promises.rename(tmp, archive);
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Builds a checkpoint commit of a git workspace. The loop keeps its own index file under its checkpoints folder
+ * (never the user's): seeded once from a copy of the user's index, it keeps git's stat cache from one checkpoint to
+ * the next, so `git add -A` re-hashes only what changed since the previous checkpoint (as `git status` does), and
+ * `write-tree` reuses the unchanged subtrees. When the tree equals the previous checkpoint's (a pre-run checkpoint
+ * right after the previous iteration's post-run one), that commit is reused: no new commit. The index is seeded again
+ * whenever the user's index or `.git/info/exclude` changed, or a `.gitignore` changed (a file ignored since must leave
+ * the checkpoint, as it would from a fresh copy of the user's index). Another process holding the loop's lock (a hook
+ * checkpoint during the run) gets a temporary index instead.
+ */
+async function gitCheckpoint(
+  input: CreateCheckpointInput,
+  probe: GitLayout,
+  hooks: CreateCheckpointHooks,
+): Promise<{ commit: string; tree: string }> {
+  const { workspace, stateDir, loopId, label } = input;
+  const f = indexFiles(stateDir, loopId);
+  const userIndex = path.resolve(workspace, probe.indexPath);
+  const release = await tryLock(f.lock);
+  if (!release)
+    return withTempIndex((env) => buildCommit(workspace, env, userIndex, probe.head, label, undefined, hooks));
+  try {
+    // Our own lock is held: an index.lock left there is from a git killed mid-write.
+    await fs.promises.rm(`${f.index}.lock`, { force: true });
+    const seed = `${await statSig(userIndex)}|${await statSig(path.resolve(workspace, probe.excludePath))}`;
+    const meta = await fs.promises
+      .readFile(f.meta, 'utf8')
+      .then((t) => JSON.parse(t) as IndexMeta)
+      .catch(() => undefined);
+    const fresh = !meta || meta.seed !== seed || !fs.existsSync(f.index);
+    // The meta goes first: a crash between the index write and the meta write must not leave a trusted, stale meta.
+    await fs.promises.rm(f.meta, { force: true });
+    const env = { GIT_INDEX_FILE: f.index };
+    const r = await buildCommit(workspace, env, userIndex, probe.head, label, fresh ? undefined : meta, hooks);
+    writeJsonAtomic(f.meta, { seed, tree: r.tree, commit: r.commit, label } satisfies IndexMeta);
+    return r;
+  } catch (e) {
+    // A damaged index is rebuilt from the user's next time.
+    await fs.promises.rm(f.index, { force: true });
+    throw e;
   } finally {
-    await fs.promises.rm(tmp, { force: true });
+    await release();
   }
 }
 
 /**
- * Records the workspace's current files so the loop can return to them. In a git work tree: the tracked files and
- * the untracked ones that are not ignored become a commit under `refs/ralph/<loopId>/<label>`, built in a temporary
- * index so the user's branch, index, stash and work tree stay as they are. Elsewhere: a tar.gz under the loop's state
- * folder. The state folder is never included. Idempotent: the same label again replaces the checkpoint.
+ * `git add -A` into the index at `env.GIT_INDEX_FILE` (seeding it from the user's index when `prev` is undefined),
+ * `write-tree`, and `commit-tree` unless the tree is `prev`'s.
  */
-export async function createCheckpoint(input: CreateCheckpointInput): Promise<CreateCheckpointResult> {
-  const { workspace, stateDir, loopId, label } = input;
-  // One rev-parse answers "is this a git work tree?", "where is its index?" and "what is HEAD?".
-  const { inside, indexPath, head } = await gitProbe(workspace);
-  if (!inside) {
-    const archive = archivePath(stateDir, loopId, label);
-    const snap = await snapshotDir(workspace, [stateDir]);
-    await writeArchive(workspace, Object.keys(snap.files), archive);
-    writeJsonAtomic(manifestPath(archive), {
-      label,
-      createdAt: new Date().toISOString(),
-      files: snap.files,
-    } satisfies ArchiveManifest);
-    return { ref: archive, commit: null, kind: 'dir' };
-  }
-  const ref = checkpointRef(loopId, label);
-  let tree = '';
-  const commit = await withTempIndex(async (env) => {
+async function buildCommit(
+  workspace: string,
+  env: Record<string, string>,
+  userIndex: string,
+  head: string | null | undefined,
+  label: string,
+  prev: IndexMeta | undefined,
+  hooks: CreateCheckpointHooks,
+): Promise<{ commit: string; tree: string }> {
+  const seedIndex = async (): Promise<void> => {
     // Starting from a copy of the user's index keeps its stat data, so `add -A` re-hashes only changed files
     // (a fresh read-tree of HEAD has no stat data, so every file would be read and hashed again).
-    const userIndex = path.resolve(workspace, indexPath);
     const st = await fs.promises.stat(userIndex).catch(() => undefined);
     if (st) {
       await fs.promises.copyFile(userIndex, env.GIT_INDEX_FILE);
       // Same mtime as the original, so git's racy-entry check judges the copied entries exactly as it would there.
       await fs.promises.utimes(env.GIT_INDEX_FILE, st.atime, st.mtime);
-    } else await git(workspace, ['read-tree', ...(head ? [head] : ['--empty'])], { env });
+      return;
+    }
+    await fs.promises.rm(env.GIT_INDEX_FILE, { force: true });
+    const h = head === undefined ? await gitHead(workspace) : head;
+    await git(workspace, ['read-tree', ...(h ? [h] : ['--empty'])], { env });
+  };
+  if (!prev) await seedIndex();
+  const changed = await addAllButState(workspace, env);
+  if (prev && changed.some((p) => path.posix.basename(p) === '.gitignore')) {
+    await seedIndex();
     await addAllButState(workspace, env);
-    tree = (await git(workspace, ['write-tree'], { env })).trim();
-    const parents = head ? ['-p', head] : [];
-    const args = ['commit-tree', '--no-gpg-sign', ...parents, '-m', `ralph checkpoint ${label}`, tree];
-    return (await git(workspace, args, { env: { ...env, ...COMMIT_ENV } })).trim();
-  });
-  await git(workspace, ['update-ref', ref, commit]);
-  return { ref, commit, tree, kind: 'git' };
+  }
+  const tree = (await git(workspace, ['write-tree'], { env })).trim();
+  hooks.onTree?.(tree);
+  if (prev && prev.tree === tree) return { commit: prev.commit, tree };
+  const commitTree = (parent: string | null): Promise<string> =>
+    git(
+      workspace,
+      ['commit-tree', '--no-gpg-sign', ...(parent ? ['-p', parent] : []), '-m', `ralph checkpoint ${label}`, tree],
+      { env: { ...env, ...COMMIT_ENV } },
+    ).then((o) => o.trim());
+  if (head !== undefined) return { commit: await commitTree(head), tree };
+  try {
+    return { commit: await commitTree('HEAD'), tree };
+  } catch (e) {
+    // Before the first commit there is no HEAD to hang the checkpoint off.
+    if ((e as Error).name !== 'WorkspaceGitError' || (await gitHead(workspace)) !== null) throw e;
+    return { commit: await commitTree(null), tree };
+  }
 }
 
 /** One file that differs between two checkpoint commits, with its blob ids on each side. */
@@ -216,19 +406,23 @@ export async function diffCommits(workspace: string, from: string, to: string): 
 }
 
 /**
- * `git add -A` of the workspace without the state folder, into the temporary index. Git stages everything else but
- * exits 1 when `.gitignore` already ignores the excluded folder ("The following paths are ignored..."): that exact
- * complaint is not a failure.
+ * `git add -A` of the workspace without the state folder, into the given index; returns the paths it staged or
+ * removed (from `--verbose`). Git stages everything else but exits 1 when `.gitignore` already ignores the excluded
+ * folder ("The following paths are ignored..."): that exact complaint is not a failure.
  */
-async function addAllButState(workspace: string, env: Record<string, string>): Promise<void> {
-  try {
-    await git(workspace, ['add', '-A', '--', '.', `:(exclude)${STATE_DIR_NAME}`], { env });
-  } catch (e) {
-    const err = e as WorkspaceGitError & { stderr?: string; exitCode?: number | null };
-    const text = String(err.stderr ?? err.message ?? '');
-    const onlyIgnored = /following paths are ignored/.test(text) && !/^(fatal|error):/m.test(text);
-    if (!onlyIgnored) throw e;
+async function addAllButState(workspace: string, env: Record<string, string>): Promise<string[]> {
+  const args = ['add', '-A', '--verbose', '--', '.', `:(exclude)${STATE_DIR_NAME}`];
+  const r = await gitResult(workspace, args, { env });
+  if (r.exitCode !== 0) {
+    const onlyIgnored =
+      r.exitCode === 1 && /following paths are ignored/.test(r.stderr) && !/^(fatal|error):/m.test(r.stderr);
+    if (!onlyIgnored) throw new WorkspaceGitError(workspace, args, r.exitCode, r.stderr);
   }
+  // "add 'path'" / "remove 'path'"; git quotes unusual names C-style, which only needs the basename test to work.
+  return r.stdout
+    .split('\n')
+    .map((l) => /^(?:add|remove) '(.*)'$/.exec(l)?.[1])
+    .filter((p): p is string => p !== undefined);
 }
 
 /** Removes files, then the folders that removal left empty (up to, not including, the workspace). */
@@ -301,15 +495,15 @@ async function rollbackGit(input: RollbackToCheckpointInput, prefix: string): Pr
 async function rollbackDir(input: RollbackToCheckpointInput): Promise<RollbackToCheckpointResult> {
   const { workspace, stateDir, loopId, label } = input;
   const archive = archivePath(stateDir, loopId, label);
-  let manifest: ArchiveManifest;
-  try {
-    manifest = JSON.parse(await fs.promises.readFile(manifestPath(archive), 'utf8')) as ArchiveManifest;
-  } catch {
-    throw new CheckpointNotFoundError(workspace, loopId, label);
-  }
-  const p = plan((await snapshotDir(workspace, [stateDir])).files, manifest.files);
+  const manifest = await readManifest(manifestPath(archive));
+  if (!manifest) throw new CheckpointNotFoundError(workspace, loopId, label);
+  const dir = checkpointsDir(stateDir, loopId);
+  const current = await scanDir(workspace, [stateDir], dir, { store: false });
+  const p = plan(current.files, manifest.files);
   await removeFiles(workspace, p.removed);
-  if (p.restored.length) {
+  if (!p.restored.length) return p;
+  if (manifest.store === 'cas') await restoreFromStore(workspace, dir, manifest, p.restored);
+  else {
     // --touch: a reverted file gets a new mtime, so build tools see that it changed.
     await execa('tar', ['-xzf', archive, '-C', workspace, '--touch', '--null', '--verbatim-files-from', '-T', '-'], {
       input: p.restored.map((f) => `${f}\0`).join(''),
@@ -335,13 +529,18 @@ export async function listCheckpoints(input: ListCheckpointsInput): Promise<List
     const dir = checkpointsDir(input.stateDir ?? path.join(workspace, '.ralph'), loopId);
     const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
     const checkpoints: CheckpointInfo[] = [];
-    for (const n of names.filter((f) => f.endsWith('.tar.gz'))) {
+    for (const n of names.filter((f) => f.endsWith('.json') && !f.startsWith('.'))) {
       const ref = path.join(dir, n);
-      const m = await fs.promises
-        .readFile(manifestPath(ref), 'utf8')
-        .then((t) => JSON.parse(t) as ArchiveManifest)
-        .catch(() => undefined);
-      if (m) checkpoints.push({ label: m.label, ref, commit: null, createdAt: m.createdAt });
+      const m = await readManifest(ref);
+      // Older checkpoints are named by their archive, newer ones by their manifest.
+      const archive = ref.replace(/\.json$/, '.tar.gz');
+      if (m)
+        checkpoints.push({
+          label: m.label,
+          ref: m.store === 'cas' ? ref : archive,
+          commit: null,
+          createdAt: m.createdAt,
+        });
     }
     checkpoints.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     return { kind: 'dir', checkpoints };
@@ -375,13 +574,9 @@ export interface CheckpointFiles {
 export async function checkpointFiles(input: CreateCheckpointInput): Promise<CheckpointFiles> {
   const { workspace, stateDir, loopId, label } = input;
   if ((await gitPrefix(workspace)) === null) {
-    const archive = archivePath(stateDir, loopId, label);
-    try {
-      const m = JSON.parse(await fs.promises.readFile(manifestPath(archive), 'utf8')) as ArchiveManifest;
-      return { kind: 'dir', commit: null, files: m.files };
-    } catch {
-      throw new CheckpointNotFoundError(workspace, loopId, label);
-    }
+    const m = await readManifest(manifestPath(archivePath(stateDir, loopId, label)));
+    if (!m) throw new CheckpointNotFoundError(workspace, loopId, label);
+    return { kind: 'dir', commit: null, files: m.files };
   }
   let commit: string;
   try {
@@ -451,6 +646,12 @@ export async function checkpointContents(
       maxBytes,
     );
     for (const p of wanted) out[p] = blobs.get(cp.files[p]);
+    return out;
+  }
+  const dir = checkpointsDir(input.stateDir, input.loopId);
+  const stored = await Promise.all(wanted.map((p) => readObject(dir, cp.files[p])));
+  if (stored.every((b) => b !== undefined)) {
+    wanted.forEach((p, i) => (out[p] = asText(stored[i]!, maxBytes)));
     return out;
   }
   const archive = archivePath(input.stateDir, input.loopId, input.label);

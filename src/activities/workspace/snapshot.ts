@@ -76,6 +76,28 @@ export async function git(cwd: string, args: string[], o: GitOptions = {}): Prom
   return r.stdout;
 }
 
+/** Output of a git command that may fail: see {@link gitResult}. */
+export interface GitResult {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs git in `cwd` like {@link git}, but returns the exit code, stdout and stderr instead of throwing. */
+export async function gitResult(cwd: string, args: string[], o: GitOptions = {}): Promise<GitResult> {
+  const r = await execa('git', args, {
+    cwd,
+    env: { ...baseEnv(), ...o.env },
+    extendEnv: false,
+    input: o.input,
+    stdin: o.input === undefined ? 'ignore' : undefined,
+    reject: false,
+    stripFinalNewline: false,
+    maxBuffer: 1 << 30,
+  });
+  return { exitCode: r.exitCode ?? null, stdout: r.stdout, stderr: r.stderr };
+}
+
 /** What a checkpoint needs to know about a workspace's git repository, from a single `git rev-parse`. */
 export interface GitProbe {
   /** The workspace is inside a git work tree. */
@@ -84,13 +106,25 @@ export interface GitProbe {
   indexPath: string;
   /** HEAD's commit; null before the first commit. */
   head: string | null;
+  /** The repository's `info/exclude` file, relative to the workspace (or absolute). */
+  excludePath: string;
 }
 
 /** Answers "git work tree?", "which index?" and "which HEAD?" with one process (it exits 1 before the first commit). */
 export async function gitProbe(workspace: string): Promise<GitProbe> {
   const r = await execa(
     'git',
-    ['rev-parse', '--is-inside-work-tree', '--git-path', 'index', '--verify', '-q', 'HEAD^{commit}'],
+    [
+      'rev-parse',
+      '--is-inside-work-tree',
+      '--git-path',
+      'index',
+      '--git-path',
+      'info/exclude',
+      '--verify',
+      '-q',
+      'HEAD^{commit}',
+    ],
     {
       cwd: workspace,
       env: baseEnv(),
@@ -99,8 +133,13 @@ export async function gitProbe(workspace: string): Promise<GitProbe> {
       reject: false,
     },
   ).catch(() => ({ stdout: '' }));
-  const [inside, indexPath, head] = String(r.stdout ?? '').split('\n');
-  return { inside: inside === 'true', indexPath: indexPath ?? '', head: head?.trim() || null };
+  const [inside, indexPath, excludePath, head] = String(r.stdout ?? '').split('\n');
+  return {
+    inside: inside === 'true',
+    indexPath: indexPath ?? '',
+    excludePath: excludePath ?? '',
+    head: head?.trim() || null,
+  };
 }
 
 /** HEAD's commit, or null before the first commit. */

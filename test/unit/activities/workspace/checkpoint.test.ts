@@ -20,12 +20,15 @@ const gitIn =
   (...a: string[]): string =>
     execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: dir, encoding: 'utf8' });
 
-/** Every file under dir (except .git) with its bytes' sha256: "byte-identical" made comparable. */
+/**
+ * Every file under dir (except .git, and a loop's own checkpoint data: its git index, manifests and store) with its
+ * bytes' sha256: "byte-identical" made comparable.
+ */
 function tree(dir: string, rel = ''): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
     const r = rel ? `${rel}/${e.name}` : e.name;
-    if (e.name === '.git') continue;
+    if (e.name === '.git' || /(^|\/)loops\/[^/]+\/checkpoints$/.test(r)) continue;
     if (e.isDirectory()) Object.assign(out, tree(dir, r));
     else
       out[r] = crypto
@@ -180,7 +183,7 @@ describe('createCheckpoint + rollbackToCheckpoint (git)', () => {
 });
 
 describe('createCheckpoint + rollbackToCheckpoint (plain folder)', () => {
-  it('round-trips through an archive under the state folder', async () => {
+  it('round-trips through a manifest and content store under the state folder', async () => {
     const dir = tmp();
     write(dir, 'src/a.ts', 'a\n');
     write(dir, 'test/a.test.ts', 't\n');
@@ -194,7 +197,7 @@ describe('createCheckpoint + rollbackToCheckpoint (plain folder)', () => {
     expect(cp).toEqual({
       kind: 'dir',
       commit: null,
-      ref: path.join(stateDir, 'loops/l/checkpoints/iteration-001.tar.gz'),
+      ref: path.join(stateDir, 'loops/l/checkpoints/iteration-001.json'),
     });
     expect(fs.existsSync(cp.ref)).toBe(true);
     write(dir, 'src/a.ts', 'changed\n');
@@ -218,13 +221,13 @@ describe('createCheckpoint + rollbackToCheckpoint (plain folder)', () => {
     });
   });
 
-  it('keeps a state folder placed elsewhere in the workspace out of the archive', async () => {
+  it('keeps a state folder placed elsewhere in the workspace out of the checkpoint', async () => {
     const dir = tmp();
     write(dir, 'a.txt', 'a\n');
     const stateDir = path.join(dir, 'state');
     const input = { workspace: dir, stateDir, loopId: 'l', label: 'x' };
     const cp = await createCheckpoint(input);
-    const names = execFileSync('tar', ['-tzf', cp.ref], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    const names = Object.keys((JSON.parse(fs.readFileSync(cp.ref, 'utf8')) as { files: object }).files);
     expect(names).toEqual(['a.txt']);
     write(dir, 'a.txt', 'b\n');
     expect(await rollbackToCheckpoint(input)).toEqual({ restored: ['a.txt'], removed: [] });

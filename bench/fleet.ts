@@ -1,0 +1,239 @@
+/**
+ * npm run bench:fleet — many loops on one worker.
+ *
+ * N loops (BENCH_LOOPS, default 100) of K iterations each (BENCH_ITERATIONS, default 10) started at once on one worker
+ * of one dev server, with a trivial shell agent through the `command` adapter (it appends a line naming the iteration
+ * to a source file, and writes `done` at iteration K) and `test -f done` as the completion check, each loop in its own
+ * git workspace. Run with the anti-laziness layer on and off (BENCH_LAYERS, default `on,off`), one after the other on
+ * the same server and worker. Per run: iterations per second (wall time from starting the loops to the last result,
+ * starting included), iteration latency p50/p95 and orchestration overhead (iteration minus agent and check), the
+ * worker process's peak RSS and its RSS trend over the run (the soak: MB per 100 iterations over the second half),
+ * and CPU seconds per iteration of the worker process and of its child processes (agents, checks, git).
+ * Targets: >= 25 it/s with the layer on and >= 0.6x the rate with it off; RSS <= 500 MB at 100 loops and flat.
+ * Figures go to bench/results/fleet.json.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import type { LoopResult } from '../src/core/loop-types';
+import { DEFAULT_NAMESPACE } from '../src/core/constants';
+import { createWorker } from '../src/workers/worker';
+import { readIterationRecords, startBenchEnv, watchForGates } from './env';
+import { percentile, writeResult } from './stats';
+
+const LOOPS = Number(process.env.BENCH_LOOPS ?? 100);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 10);
+const LAYERS = (process.env.BENCH_LAYERS ?? 'on,off').split(',').map((s) => s.trim());
+const TARGETS = { itPerSecOn: 25, onVsOff: 0.6, rssMb: 500 };
+
+/** CPU seconds of this process and of its waited-for children so far (/proc: includes agents, checks and git). */
+function cpuSeconds(): { self: number; children: number } {
+  const u = process.cpuUsage();
+  let children = 0;
+  try {
+    // Fields after the command name: utime(14) stime(15) cutime(16) cstime(17), in clock ticks (100 Hz on Linux).
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    children = (Number(f[13]) + Number(f[14])) / 100;
+  } catch {
+    children = NaN;
+  }
+  return { self: (u.user + u.system) / 1e6, children };
+}
+
+/** A git repository with one source file, for one loop. */
+function gitWorkspace(root: string, i: number): string {
+  const ws = path.join(root, `ws-${String(i).padStart(3, '0')}`);
+  fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(ws, 'src', 'work.ts'), 'export const v0 = 0;\n');
+  fs.writeFileSync(path.join(ws, '.gitignore'), '.ralph/\n');
+  const git = (...a: string[]): string =>
+    execFileSync('git', ['-c', 'user.email=b@b', '-c', 'user.name=b', '-c', 'commit.gpgsign=false', ...a], {
+      cwd: ws,
+      encoding: 'utf8',
+    });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'init');
+  return ws;
+}
+
+interface RunFigures {
+  layer: 'on' | 'off';
+  loops: number;
+  iterationsPerLoop: number;
+  iterations: number;
+  wallSeconds: number;
+  iterationsPerSecond: number;
+  iterationMs: { p50: number; p95: number };
+  overheadMs: { p50: number; p95: number };
+  rssMb: { start: number; peak: number; end: number; slopeMbPer100Iterations: number };
+  cpuSecondsPerIteration: { worker: number; children: number };
+}
+
+async function main(): Promise<void> {
+  const bench = await startBenchEnv();
+  const { env } = bench;
+  const taskQueue = 'bench-fleet';
+  const worker = await createWorker({
+    connection: env.nativeConnection,
+    namespace: DEFAULT_NAMESPACE,
+    taskQueue,
+  });
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-bench-fleet-'));
+  const runs: RunFigures[] = [];
+  try {
+    await worker.runUntil(async () => {
+      for (const layer of LAYERS) {
+        if (layer !== 'on' && layer !== 'off') throw new Error(`BENCH_LAYERS: '${layer}' is not on or off`);
+        runs.push(await fleetRun(layer, path.join(root, layer)));
+      }
+    });
+  } finally {
+    await bench.teardown();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+
+  const on = runs.find((r) => r.layer === 'on');
+  const off = runs.find((r) => r.layer === 'off');
+  const ratio = on && off ? +(on.iterationsPerSecond / off.iterationsPerSecond).toFixed(2) : undefined;
+  const file = writeResult('fleet', {
+    runs,
+    onVsOff: ratio,
+    targets: TARGETS,
+    verdict: {
+      itPerSecOn: on ? on.iterationsPerSecond >= TARGETS.itPerSecOn : undefined,
+      onVsOff: ratio === undefined ? undefined : ratio >= TARGETS.onVsOff,
+      rss: runs.every((r) => r.rssMb.peak <= TARGETS.rssMb),
+    },
+    machine: { cpus: os.cpus().length, load: os.loadavg().map((l) => +l.toFixed(2)), node: process.version },
+    temporal: bench.temporalBin ?? 'sdk-download',
+    at: new Date().toISOString(),
+  });
+  const lines = runs.map(
+    (r) =>
+      `  layer ${r.layer.padEnd(3)}  ${r.iterationsPerSecond} it/s (${r.iterations} in ${r.wallSeconds}s)  ` +
+      `iteration p50 ${r.iterationMs.p50} / p95 ${r.iterationMs.p95} ms  overhead p50 ${r.overheadMs.p50} / p95 ${r.overheadMs.p95} ms  ` +
+      `RSS peak ${r.rssMb.peak} MB (slope ${r.rssMb.slopeMbPer100Iterations} MB/100 it)  ` +
+      `CPU/it worker ${r.cpuSecondsPerIteration.worker} s + children ${r.cpuSecondsPerIteration.children} s`,
+  );
+  process.stdout.write(
+    [
+      `${LOOPS} loops x ${ITERATIONS} iterations on one worker (shell agent, git workspaces), ${os.cpus().length} cores`,
+      ...lines,
+      ratio !== undefined ? `  on / off ${ratio}x (target >= ${TARGETS.onVsOff}x)` : '',
+      `  written to ${path.relative(process.cwd(), file)}`,
+    ]
+      .filter(Boolean)
+      .join('\n') + '\n',
+  );
+
+  async function fleetRun(layer: 'on' | 'off', dir: string): Promise<RunFigures> {
+    fs.mkdirSync(dir, { recursive: true });
+    const workspaces = Array.from({ length: LOOPS }, (_, i) => gitWorkspace(dir, i));
+    const prefix = `bench-fleet-${layer}-${Date.now()}-`;
+    const ids = workspaces.map((_, i) => `${prefix}${i}`);
+    const samples: { t: number; rss: number; done: number }[] = [];
+    let done = 0;
+    const sample = (): void => {
+      samples.push({ t: Date.now(), rss: process.memoryUsage().rss / 1e6, done });
+    };
+    sample();
+    const timer = setInterval(sample, 250);
+    const cpu0 = cpuSeconds();
+    const t0 = Date.now();
+    try {
+      const results = await watchForGates(
+        env.client,
+        (id) => id.startsWith(prefix),
+        async () => {
+          const handles = await Promise.all(
+            workspaces.map((ws, i) =>
+              env.client.workflow.start('ralphLoop', {
+                taskQueue,
+                workflowId: ids[i],
+                args: [
+                  {
+                    prompt: 'append a line to src/work.ts',
+                    workspace: ws,
+                    agent: {
+                      adapter: 'command',
+                      command: [
+                        'sh',
+                        '-c',
+                        `echo "export const v{iteration} = {iteration};" >> src/work.ts; ` +
+                          `if [ {iteration} -ge ${ITERATIONS} ]; then touch done; fi; echo ok`,
+                      ],
+                    },
+                    completion: { command: 'test -f done' },
+                    maxIterations: ITERATIONS + 1,
+                    ...(layer === 'on' ? {} : { persistence: { enabled: false } }),
+                  },
+                ],
+              }),
+            ),
+          );
+          return Promise.all(
+            handles.map(async (h) => {
+              const r = (await h.result()) as LoopResult;
+              done += r.iterations;
+              return r;
+            }),
+          );
+        },
+      );
+      const wallMs = Date.now() - t0;
+      const cpu1 = cpuSeconds();
+      sample();
+      const bad = results.filter((r) => r.status !== 'accepted' || r.iterations !== ITERATIONS);
+      if (bad.length)
+        throw new Error(`${bad.length} loop(s) ended unexpectedly, e.g. ${JSON.stringify(bad[0]).slice(0, 500)}`);
+      const records = workspaces.flatMap((ws, i) => readIterationRecords(ws, ids[i]));
+      const iterMs = records.map((r) => r.durationMs);
+      const overhead = records.map((r) => r.durationMs - r.agent.durationMs - (r.check?.durationMs ?? 0));
+      const n = records.length;
+      const rss = samples.map((s) => s.rss);
+      // The soak: RSS against iterations done over the second half of the run (least squares, MB per 100 iterations).
+      const half = samples.filter((s) => s.done >= n / 2);
+      const slope = regressionSlope(half.map((s) => [s.done, s.rss]));
+      return {
+        layer,
+        loops: LOOPS,
+        iterationsPerLoop: ITERATIONS,
+        iterations: n,
+        wallSeconds: +(wallMs / 1000).toFixed(1),
+        iterationsPerSecond: +(n / (wallMs / 1000)).toFixed(1),
+        iterationMs: { p50: percentile(iterMs, 50), p95: percentile(iterMs, 95) },
+        overheadMs: { p50: percentile(overhead, 50), p95: percentile(overhead, 95) },
+        rssMb: {
+          start: Math.round(rss[0]),
+          peak: Math.round(Math.max(...rss)),
+          end: Math.round(rss[rss.length - 1]),
+          slopeMbPer100Iterations: Number.isFinite(slope) ? +(slope * 100).toFixed(1) : 0,
+        },
+        cpuSecondsPerIteration: {
+          worker: +((cpu1.self - cpu0.self) / n).toFixed(4),
+          children: +((cpu1.children - cpu0.children) / n).toFixed(4),
+        },
+      };
+    } finally {
+      clearInterval(timer);
+    }
+  }
+}
+
+/** Least-squares slope of y over x; NaN with fewer than two distinct x. */
+function regressionSlope(points: number[][]): number {
+  const n = points.length;
+  const mx = points.reduce((a, p) => a + p[0], 0) / n;
+  const my = points.reduce((a, p) => a + p[1], 0) / n;
+  const sxx = points.reduce((a, p) => a + (p[0] - mx) ** 2, 0);
+  const sxy = points.reduce((a, p) => a + (p[0] - mx) * (p[1] - my), 0);
+  return sxx > 0 ? sxy / sxx : NaN;
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench:fleet failed: ${(e as Error).stack ?? String(e)}\n`);
+  process.exitCode = 1;
+});

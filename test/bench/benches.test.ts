@@ -1,0 +1,160 @@
+/**
+ * Benches never rot: every `npm run bench:*` script (built into dist/bench by `npm run build`) runs here with tiny
+ * sizes (env vars), against its own real dev server where it needs one, and must exit 0 and write its results file,
+ * into a temp folder (BENCH_RESULTS_DIR) so the committed figures in bench/results are left alone. Figures are not
+ * asserted (speed is measured by the benches, never by tests); what they count is. A loop that opens a human gate
+ * the bench did not plan for must make the bench fail, not wait: checked on a real loop that does.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import execa from 'execa';
+import * as activities from '../../src/activities';
+import { UnexpectedGateError, startBenchEnv, watchForGates, type BenchEnv } from '../../bench/env';
+
+const DIST = path.resolve(__dirname, '../../dist/bench');
+const results = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-bench-results-'));
+
+/** Runs dist/bench/<name>.js with `env`; returns its parsed results file `<file>.json`. */
+async function bench(name: string, file: string, env: Record<string, string>): Promise<Record<string, unknown>> {
+  const r = await execa(process.execPath, [path.join(DIST, `${name}.js`)], {
+    env: { BENCH_RESULTS_DIR: results, BENCH_TIMEOUT_SECONDS: '240', ...env },
+    reject: false,
+    timeout: 300_000,
+  });
+  if (r.exitCode !== 0) throw new Error(`bench ${name} exited ${r.exitCode}:\n${r.stdout}\n${r.stderr}`);
+  const out = path.join(results, `${file}.json`);
+  expect(fs.existsSync(out)).toBe(true);
+  return JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>;
+}
+
+const SLOW = 300_000;
+
+describe('every bench completes at tiny sizes and writes its results', () => {
+  it(
+    'bench:floor',
+    async () => {
+      const r = await bench('floor', 'floor', { BENCH_ITERATIONS: '5' });
+      expect(r).toMatchObject({ iterations: 5, activity: { roundTripMs: expect.any(Object) } });
+    },
+    SLOW,
+  );
+
+  it(
+    'bench:loop, with the anti-laziness layer on and off',
+    async () => {
+      expect(await bench('loop', 'loop', { BENCH_ITERATIONS: '4' })).toMatchObject({
+        antiLaziness: true,
+        iterations: 4,
+      });
+      expect(
+        await bench('loop', 'loop-no-anti-laziness', { BENCH_ITERATIONS: '4', BENCH_ANTI_LAZINESS: 'off' }),
+      ).toMatchObject({ antiLaziness: false, iterations: 4 });
+    },
+    SLOW,
+  );
+
+  it(
+    'bench:gates with the anti-laziness layer on (past the stuck-loop window of 3)',
+    async () => {
+      expect(await bench('gates', 'gates', { BENCH_ITERATIONS: '4' })).toMatchObject({ iterations: 4 });
+    },
+    SLOW,
+  );
+
+  it(
+    'bench:fleet, layer on and off',
+    async () => {
+      const r = await bench('fleet', 'fleet', { BENCH_LOOPS: '3', BENCH_ITERATIONS: '4' });
+      expect(r.runs).toEqual([
+        expect.objectContaining({ layer: 'on', loops: 3, iterations: 12 }),
+        expect.objectContaining({ layer: 'off', loops: 3, iterations: 12 }),
+      ]);
+    },
+    SLOW,
+  );
+
+  it(
+    'bench:detection (a few corpus scenarios, a small repo)',
+    async () => {
+      const r = await bench('detection', 'detection', {
+        BENCH_FILTER: 'stuck_loop',
+        BENCH_FILES: '200',
+        BENCH_RUNS: '3',
+      });
+      expect(r).toMatchObject({ repo: { files: 200, runs: 3 } });
+    },
+    SLOW,
+  );
+
+  it(
+    'bench:snapshot (a small repo)',
+    async () => {
+      expect(await bench('snapshot', 'snapshot', { BENCH_FILES: '200', BENCH_RUNS: '3' })).toMatchObject({ runs: 3 });
+    },
+    SLOW,
+  );
+
+  it(
+    'bench:timeouts (one task)',
+    async () => {
+      const r = await bench('timeouts', 'timeouts', { BENCH_TASKS: '1' });
+      expect(r).toEqual(expect.objectContaining({ at: expect.any(String) }));
+    },
+    SLOW,
+  );
+});
+
+describe('watchForGates', () => {
+  let b: BenchEnv;
+  beforeAll(async () => {
+    b = await startBenchEnv();
+  });
+  afterAll(async () => {
+    await b?.teardown();
+  });
+
+  it(
+    'fails with the gate named when a loop asks a human, instead of waiting',
+    async () => {
+      const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-bench-gate-'));
+      fs.writeFileSync(path.join(ws, 'script.json'), JSON.stringify({ default: [{ write: 'a.ts', content: 'x' }] }));
+      const taskQueue = 'bench-gate-watch';
+      const worker = await b.createWorker({
+        taskQueue,
+        workflowsPath: require.resolve('../../src/workflows'),
+        activities,
+      });
+      const id = `bench-gate-${Date.now()}`;
+      const run = worker.runUntil(async () => {
+        const err = await watchForGates(
+          b.env.client,
+          (w) => w === id,
+          // One iteration whose check fails: the loop then waits for a human at the iteration budget.
+          () =>
+            b.env.client.workflow.execute('ralphLoop', {
+              taskQueue,
+              workflowId: id,
+              args: [
+                {
+                  prompt: 'x',
+                  workspace: ws,
+                  agent: { adapter: 'scripted', script: 'script.json' },
+                  completion: { command: 'false' },
+                  maxIterations: 1,
+                },
+              ],
+            }),
+          120_000,
+        ).catch((e: unknown) => e);
+        await b.env.client.workflow.getHandle(id).terminate('test over');
+        return err;
+      });
+      const err = (await run) as UnexpectedGateError;
+      expect(err).toBeInstanceOf(UnexpectedGateError);
+      expect(err).toMatchObject({ workflowId: id, reason: 'max_iterations' });
+      expect(err.message).toMatch(/opened a human gate the benchmark did not expect \(max_iterations: Reached 1/);
+    },
+    SLOW,
+  );
+});

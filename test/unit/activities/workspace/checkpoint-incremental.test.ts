@@ -1,0 +1,289 @@
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  checkpointContents,
+  checkpointFiles,
+  createCheckpoint,
+  listCheckpoints,
+  rollbackToCheckpoint,
+} from '../../../../src/activities/workspace/checkpoint';
+import { objectPath } from '../../../../src/activities/workspace/checkpoint-store';
+
+const tmp = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-ckpt-inc-'));
+const write = (dir: string, rel: string, text: string): void => {
+  fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+  fs.writeFileSync(path.join(dir, rel), text);
+};
+const gitIn =
+  (dir: string) =>
+  (...a: string[]): string =>
+    execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: dir, encoding: 'utf8' });
+const sha = (b: Buffer | string): string => crypto.createHash('sha256').update(b).digest('hex');
+
+/** Every workspace file (not .git, not the state folder) with its bytes' hash, its mode and, for a symlink, its target. */
+function files(dir: string, rel = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.name === '.git' || e.name === '.ralph') continue;
+    const abs = path.join(dir, r);
+    if (e.isDirectory()) Object.assign(out, files(dir, r));
+    else if (e.isSymbolicLink()) out[r] = `-> ${fs.readlinkSync(abs)}`;
+    else out[r] = `${sha(fs.readFileSync(abs))} ${(fs.statSync(abs).mode & 0o777).toString(8)}`;
+  }
+  return out;
+}
+
+function repo(): string {
+  const dir = tmp();
+  const git = gitIn(dir);
+  git('init', '-q', '-b', 'main');
+  write(dir, 'src/a.ts', 'a\n');
+  write(dir, 'src/b.ts', 'b\n');
+  write(dir, '.gitignore', 'dist/\n');
+  git('add', '.');
+  git('commit', '-qm', 'init');
+  write(dir, 'untracked.txt', 'u\n');
+  return dir;
+}
+
+const at = (dir: string, label: string, loopId = 'l') => ({
+  workspace: dir,
+  stateDir: path.join(dir, '.ralph'),
+  loopId,
+  label,
+});
+
+const indexFile = (dir: string, loopId = 'l'): string =>
+  path.join(dir, '.ralph/loops', loopId, 'checkpoints/.git-index');
+
+describe('createCheckpoint in a git workspace (persistent per-loop index)', () => {
+  it("keeps the loop's own index under the state folder and never writes the user's index", async () => {
+    const dir = repo();
+    const userIndex = fs.readFileSync(path.join(dir, '.git/index'));
+    await createCheckpoint(at(dir, 'iter-001-pre'));
+    write(dir, 'src/a.ts', 'a2\n');
+    await createCheckpoint(at(dir, 'iter-001-post'));
+    expect(fs.existsSync(indexFile(dir))).toBe(true);
+    expect(fs.readFileSync(path.join(dir, '.git/index')).equals(userIndex)).toBe(true);
+    expect(gitIn(dir)('status', '--porcelain')).toBe(' M src/a.ts\n?? untracked.txt\n');
+  });
+
+  it("reuses the previous checkpoint's commit when nothing changed (post of N = pre of N+1)", async () => {
+    const dir = repo();
+    await createCheckpoint(at(dir, 'iter-001-pre'));
+    write(dir, 'src/a.ts', 'a2\n');
+    const post = await createCheckpoint(at(dir, 'iter-001-post'));
+    const pre2 = await createCheckpoint(at(dir, 'iter-002-pre'));
+    expect(pre2.commit).toBe(post.commit);
+    expect(pre2.tree).toBe(post.tree);
+    expect(gitIn(dir)('rev-parse', 'refs/ralph/l/iter-002-pre').trim()).toBe(post.commit);
+    // One commit per distinct state: pre-1 and post-1.
+    expect(gitIn(dir)('rev-list', '--count', '--glob=refs/ralph/l/*', '^HEAD').trim()).toBe('2');
+    write(dir, 'src/b.ts', 'b2\n');
+    const post2 = await createCheckpoint(at(dir, 'iter-002-post'));
+    expect(post2.commit).not.toBe(post.commit);
+    expect(Object.keys((await checkpointFiles(at(dir, 'iter-002-post'))).files).sort()).toEqual([
+      '.gitignore',
+      'src/a.ts',
+      'src/b.ts',
+      'untracked.txt',
+    ]);
+  });
+
+  it('rolls back exactly after many incremental checkpoints, deletes and new files included', async () => {
+    const dir = repo();
+    const states: Record<string, Record<string, string>> = {};
+    for (let n = 1; n <= 4; n++) {
+      await createCheckpoint(at(dir, `iter-00${n}-pre`));
+      states[n] = files(dir);
+      write(dir, `src/new${n}.ts`, `n${n}\n`);
+      write(dir, 'src/a.ts', `a${n}\n`);
+      if (n === 2) fs.rmSync(path.join(dir, 'src/b.ts'));
+      await createCheckpoint(at(dir, `iter-00${n}-post`));
+    }
+    const before = gitIn(dir)('rev-parse', 'HEAD');
+    await rollbackToCheckpoint(at(dir, 'iter-002-pre'));
+    expect(files(dir)).toEqual(states[2]);
+    await rollbackToCheckpoint(at(dir, 'iter-001-pre'));
+    expect(files(dir)).toEqual(states[1]);
+    // After a rollback the next checkpoint sees the rolled-back files (the stat cache notices the rewrites).
+    const again = await createCheckpoint(at(dir, 'again'));
+    const first = await checkpointFiles(at(dir, 'iter-001-pre'));
+    expect(again.tree).toBe(gitIn(dir)('rev-parse', `${first.commit}^{tree}`).trim());
+    expect(gitIn(dir)('rev-parse', 'HEAD')).toBe(before);
+  });
+
+  it('drops a file from later checkpoints once a .gitignore change ignores it', async () => {
+    const dir = repo();
+    write(dir, 'build.log', 'x\n');
+    const c1 = await createCheckpoint(at(dir, 'c1'));
+    expect(Object.keys((await checkpointFiles(at(dir, 'c1'))).files)).toContain('build.log');
+    write(dir, '.gitignore', 'dist/\n*.log\n');
+    const c2 = await createCheckpoint(at(dir, 'c2'));
+    expect(c2.commit).not.toBe(c1.commit);
+    expect(Object.keys((await checkpointFiles(at(dir, 'c2'))).files)).not.toContain('build.log');
+  });
+
+  it('picks up what the user stages in their own index (a force-added ignored file)', async () => {
+    const dir = repo();
+    write(dir, 'dist/keep.js', 'k\n');
+    await createCheckpoint(at(dir, 'c1'));
+    expect(Object.keys((await checkpointFiles(at(dir, 'c1'))).files)).not.toContain('dist/keep.js');
+    gitIn(dir)('add', '-f', 'dist/keep.js');
+    await createCheckpoint(at(dir, 'c2'));
+    expect(Object.keys((await checkpointFiles(at(dir, 'c2'))).files)).toContain('dist/keep.js');
+  });
+
+  it('gives concurrent checkpoints of one loop (hooks during a run) each a correct commit', async () => {
+    const dir = repo();
+    await createCheckpoint(at(dir, 'base'));
+    write(dir, 'src/a.ts', 'changed\n');
+    const all = await Promise.all([1, 2, 3, 4].map((k) => createCheckpoint(at(dir, `risk-${k}`))));
+    const trees = new Set(all.map((c) => c.tree));
+    expect(trees.size).toBe(1);
+    for (const c of all) expect(gitIn(dir)('show', `${c.commit}:src/a.ts`)).toBe('changed\n');
+  });
+
+  it("recovers from a crashed run: a dead process's lock and a leftover index.lock", async () => {
+    const dir = repo();
+    await createCheckpoint(at(dir, 'c1'));
+    const cpDir = path.dirname(indexFile(dir));
+    // A pid that is certainly not running: a child that has exited.
+    const dead = execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    });
+    fs.writeFileSync(path.join(cpDir, '.git-index.ralph-lock'), dead);
+    fs.writeFileSync(`${indexFile(dir)}.lock`, '');
+    write(dir, 'src/a.ts', 'after crash\n');
+    const c2 = await createCheckpoint(at(dir, 'c2'));
+    expect(gitIn(dir)('show', `${c2.commit}:src/a.ts`)).toBe('after crash\n');
+    expect(fs.existsSync(path.join(cpDir, '.git-index.ralph-lock'))).toBe(false);
+  });
+
+  it('rebuilds a damaged index from the user index', async () => {
+    const dir = repo();
+    await createCheckpoint(at(dir, 'c1'));
+    fs.writeFileSync(indexFile(dir), 'garbage');
+    fs.rmSync(path.join(path.dirname(indexFile(dir)), '.git-index.json'));
+    write(dir, 'src/b.ts', 'b3\n');
+    const c2 = await createCheckpoint(at(dir, 'c2'));
+    expect(gitIn(dir)('show', `${c2.commit}:src/b.ts`)).toBe('b3\n');
+  });
+});
+
+describe('createCheckpoint in a plain folder (content-addressed store)', () => {
+  function folder(): string {
+    const dir = tmp();
+    write(dir, 'src/a.ts', 'a\n');
+    write(dir, 'src/b.ts', 'b\n');
+    write(dir, 'run.sh', '#!/bin/sh\n');
+    fs.chmodSync(path.join(dir, 'run.sh'), 0o755);
+    fs.symlinkSync('src/a.ts', path.join(dir, 'link'));
+    return dir;
+  }
+  const store = (dir: string): string[] => {
+    const root = path.join(dir, '.ralph/loops/l/checkpoints/.store/objects');
+    return fs.readdirSync(root).flatMap((d) => fs.readdirSync(path.join(root, d)).map((f) => d + f));
+  };
+
+  it('stores each content once, however many checkpoints hold it, and writes no archive', async () => {
+    const dir = folder();
+    await createCheckpoint(at(dir, 'iter-001-pre'));
+    write(dir, 'src/a.ts', 'a2\n');
+    await createCheckpoint(at(dir, 'iter-001-post'));
+    await createCheckpoint(at(dir, 'iter-002-pre'));
+    // a, a2, b, run.sh (the symlink's target is in the manifest).
+    expect(store(dir)).toHaveLength(4);
+    const cpDir = path.join(dir, '.ralph/loops/l/checkpoints');
+    expect(fs.readdirSync(cpDir).filter((f) => f.endsWith('.tar.gz'))).toEqual([]);
+    expect((await listCheckpoints({ workspace: dir, loopId: 'l' })).checkpoints.map((c) => c.label)).toEqual([
+      'iter-001-pre',
+      'iter-001-post',
+      'iter-002-pre',
+    ]);
+  });
+
+  it('rolls back exactly: contents, modes, symlinks, deleted and added files', async () => {
+    const dir = folder();
+    const want = files(dir);
+    await createCheckpoint(at(dir, 'cp'));
+    write(dir, 'src/a.ts', 'changed\n');
+    fs.rmSync(path.join(dir, 'run.sh'));
+    fs.rmSync(path.join(dir, 'link'));
+    fs.symlinkSync('src/b.ts', path.join(dir, 'link'));
+    write(dir, 'new/x.ts', 'x\n');
+    const r = await rollbackToCheckpoint(at(dir, 'cp'));
+    expect(r).toEqual({ restored: ['link', 'run.sh', 'src/a.ts'], removed: ['new/x.ts'] });
+    expect(files(dir)).toEqual(want);
+    expect(fs.existsSync(path.join(dir, 'new'))).toBe(false);
+    expect(await rollbackToCheckpoint(at(dir, 'cp'))).toEqual({ restored: [], removed: [] });
+  });
+
+  it('notices a same-size edit that kept the mtime (the stat cache compares ctime and inode too)', async () => {
+    const dir = folder();
+    const abs = path.join(dir, 'src/a.ts');
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(abs, old, old);
+    await createCheckpoint(at(dir, 'c1'));
+    await createCheckpoint(at(dir, 'c2')); // the cached hash is now trusted
+    fs.writeFileSync(abs, 'z\n');
+    fs.utimesSync(abs, old, old);
+    await createCheckpoint(at(dir, 'c3'));
+    const c1 = await checkpointFiles(at(dir, 'c1'));
+    const c3 = await checkpointFiles(at(dir, 'c3'));
+    expect(c3.files['src/a.ts']).not.toBe(c1.files['src/a.ts']);
+    await rollbackToCheckpoint(at(dir, 'c1'));
+    expect(fs.readFileSync(abs, 'utf8')).toBe('a\n');
+  });
+
+  it('reads checkpoint contents from the store, and names a missing stored file clearly', async () => {
+    const dir = folder();
+    await createCheckpoint(at(dir, 'c1'));
+    const cp = await checkpointFiles(at(dir, 'c1'));
+    expect(await checkpointContents(at(dir, 'c1'), cp, ['src/a.ts', 'nope'])).toEqual({
+      'src/a.ts': 'a\n',
+      nope: undefined,
+    });
+    fs.rmSync(objectPath(path.join(dir, '.ralph/loops/l/checkpoints'), cp.files['src/b.ts']));
+    fs.rmSync(path.join(dir, 'src/b.ts'));
+    await expect(rollbackToCheckpoint(at(dir, 'c1'))).rejects.toThrow(/src\/b\.ts .*missing from the checkpoint store/);
+  });
+
+  it('still rolls back to a checkpoint recorded as a tar.gz archive by an older version', async () => {
+    const dir = folder();
+    const cpDir = path.join(dir, '.ralph/loops/l/checkpoints');
+    fs.mkdirSync(cpDir, { recursive: true });
+    execFileSync('tar', ['-czf', path.join(cpDir, 'old.tar.gz'), '-C', dir, 'src/a.ts', 'src/b.ts', 'run.sh', 'link']);
+    const blob = (s: string): string =>
+      crypto
+        .createHash('sha1')
+        .update(`blob ${Buffer.byteLength(s)}\0`)
+        .update(s)
+        .digest('hex');
+    fs.writeFileSync(
+      path.join(cpDir, 'old.json'),
+      JSON.stringify({
+        label: 'old',
+        createdAt: new Date().toISOString(),
+        files: {
+          'src/a.ts': blob('a\n'),
+          'src/b.ts': blob('b\n'),
+          'run.sh': blob('#!/bin/sh\n'),
+          link: blob('src/a.ts'),
+        },
+      }),
+    );
+    const want = files(dir);
+    write(dir, 'src/a.ts', 'changed\n');
+    write(dir, 'extra.ts', 'e\n');
+    expect(await rollbackToCheckpoint(at(dir, 'old'))).toEqual({ restored: ['src/a.ts'], removed: ['extra.ts'] });
+    expect(files(dir)).toEqual(want);
+    expect((await listCheckpoints({ workspace: dir, loopId: 'l' })).checkpoints[0].ref).toBe(
+      path.join(cpDir, 'old.tar.gz'),
+    );
+  });
+});
