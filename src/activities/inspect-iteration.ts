@@ -22,6 +22,7 @@ import {
   diffCommits,
   readBlobs,
 } from './workspace/checkpoint';
+import { appendHookLog } from './hook-log';
 
 /** Input of {@link inspectIteration}. */
 export interface InspectIterationInput {
@@ -184,6 +185,21 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
     );
   }
 
+  const ms = Date.now() - t0;
+  appendHookLog(
+    input.stateDir,
+    (found.length ? found : [detection('none', 'info', 'no findings')]).map((d) => ({
+      at: new Date(t0).toISOString(),
+      loopId: input.loopId,
+      iteration: input.iteration,
+      type: 'detector' as const,
+      name: d.type,
+      outcome: d.type === 'none' ? 'PASS' : d.verdict,
+      durationMs: ms,
+      detail: d.details.slice(0, 300),
+      key: `detector:${input.iteration}:${d.type}:${input.post}`,
+    })),
+  );
   return {
     changes,
     detections: found.map(compact),

@@ -193,14 +193,29 @@ export function formatDuration(ms: number): string {
 }
 
 /**
- * Installs the Temporal runtime for commands that run a worker: SDK logs at `level` (or $RALPH_LOG_LEVEL), and no
- * signal handlers of its own, so the command decides the shutdown order (worker first, then the server).
+ * Installs the Temporal runtime for commands that run a worker: the SDK's logs (worker, activities, and the workflows'
+ * replay-safe `log`) go to the process's JSON logger (pino, redacted) at `level` (or $RALPH_LOG_LEVEL), and, when
+ * `sdkMetricsAddress` is set, the SDK's Prometheus exporter listens there. No signal handlers of its own, so the
+ * command decides the shutdown order (worker first, then the server).
  */
-export function installWorkerRuntime(level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' = 'WARN'): void {
+export function installWorkerRuntime(
+  level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' = 'WARN',
+  o: { sdkMetricsAddress?: string } = {},
+): void {
   // Loaded here, not at the top: the native bridge is only needed by the commands that run a worker.
-  const { Runtime, DefaultLogger } = require('@temporalio/worker') as typeof import('@temporalio/worker');
+  const { Runtime } = require('@temporalio/worker') as typeof import('@temporalio/worker');
+  const { createLogger, setRootLogger, TemporalPinoLogger } =
+    require('../telemetry/logger') as typeof import('../telemetry/logger');
   const wanted = (process.env.RALPH_LOG_LEVEL?.toUpperCase() as typeof level | undefined) ?? level;
-  Runtime.install({ logger: new DefaultLogger(wanted), shutdownSignals: [] });
+  const logger = createLogger({ level: wanted.toLowerCase() as Lowercase<typeof level> });
+  setRootLogger(logger);
+  Runtime.install({
+    logger: new TemporalPinoLogger(logger),
+    shutdownSignals: [],
+    ...(o.sdkMetricsAddress
+      ? { telemetryOptions: { metrics: { prometheus: { bindAddress: o.sdkMetricsAddress } } } }
+      : {}),
+  });
 }
 
 /**

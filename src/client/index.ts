@@ -14,6 +14,7 @@ import type { DecisionPayload, SignalName } from '../core/loop-machine';
 import type { LoopResult, LoopState } from '../core/loop-types';
 import type { ProjectState, UnblockRequest } from '../core/project-machine';
 import { InvalidInputError, LoopFinishedError, LoopNotFoundError, NoServerError } from './errors';
+import { secretsCodec } from './secrets-codec';
 
 export * from './errors';
 
@@ -32,7 +33,8 @@ export async function connectClient(c: ConnectionConfig): Promise<Client> {
   } catch (e) {
     throw new NoServerError(c.address, e);
   }
-  return new Client({ connection, namespace: c.namespace });
+  // The codec encrypts agent.env values, so secrets never reach Temporal history in the clear.
+  return new Client({ connection, namespace: c.namespace, dataConverter: { payloadCodecs: [secretsCodec()] } });
 }
 
 /** A fresh loop id: `ralph-<slug of the task>-<6 hex>`. */

@@ -3,6 +3,7 @@ import * as activities from '../activities';
 import { type ConnectionConfig, tlsOptions } from '../config/connection';
 import { SearchAttributes } from '../core/constants';
 import { NoServerError } from '../client/errors';
+import { secretsCodec } from '../client/secrets-codec';
 
 /** Options of {@link createWorker}. */
 export interface CreateWorkerOptions {
@@ -23,6 +24,8 @@ export async function createWorker(o: CreateWorkerOptions): Promise<Worker> {
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     activities,
+    // Same codec as the client: agent.env values are encrypted in every payload the worker sends.
+    dataConverter: { payloadCodecs: [secretsCodec()] },
     ...(o.workflowBundle ? { workflowBundle: o.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
     // Activities are cancelled on shutdown; give agents time to be killed cleanly (the default is 0).
     shutdownGraceTime: o.shutdownGraceTime ?? '10 seconds',
