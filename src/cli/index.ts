@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { abortCommand } from './commands/abort';
 import { configCommand } from './commands/config';
+import { consoleCommand } from './commands/console';
 import { statsCommand } from './commands/stats';
 import { approveCommand } from './commands/approve';
 import { blockedCommand } from './commands/blocked';
@@ -76,6 +77,7 @@ export function buildProgram(): Command {
     interventionsCommand,
     profileCommand,
     reportCommand,
+    consoleCommand,
   ])
     register(program);
   return program;

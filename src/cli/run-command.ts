@@ -123,6 +123,8 @@ const KNOWN_ERRORS: Record<string, number> = {
   ProjectFinishedError: 1,
   ProjectFailedError: 1,
   UpdateRejectedError: 1,
+  ConsoleConfigError: 2,
+  SecretsKeyMismatchError: 1,
 };
 
 /** Prints an error as `ralph: <message>` (known errors) or with its stack (unknown ones); returns the exit code. */

@@ -139,14 +139,30 @@ export interface LoopSummary {
   startTime: string;
 }
 
-/** Lists loops, newest first, optionally only those waiting for a human. */
-export async function listLoops(
-  client: Client,
-  o: { awaitingHuman?: boolean; limit?: number } = {},
-): Promise<LoopSummary[]> {
+/** Filters of {@link listLoops}: each narrows the visibility query on the loop's search attributes. */
+export interface ListLoopsOptions {
+  awaitingHuman?: boolean;
+  /** Loop status (`RalphStatus`): running, awaiting_human, accepted... */
+  status?: string;
+  /** Agent adapter (`RalphAgent`). */
+  agent?: string;
+  limit?: number;
+}
+
+/** Quotes a value for a visibility query: letters, digits and `_.:-` only, so no filter can change the query. */
+function queryValue(v: string, what: string): string {
+  if (!/^[A-Za-z0-9_.:-]+$/.test(v))
+    throw new InvalidInputError(`invalid ${what} filter "${v}": use letters, digits and _ . : - only`);
+  return `'${v}'`;
+}
+
+/** Lists loops, newest first, from their search attributes (no query per loop), optionally filtered. */
+export async function listLoops(client: Client, o: ListLoopsOptions = {}): Promise<LoopSummary[]> {
   let query = `WorkflowType = '${WorkflowTypes.ralphLoop}'`;
   if (o.awaitingHuman)
     query += ` AND ${SearchAttributes.RalphAwaitingHuman.name} = true AND ExecutionStatus = 'Running'`;
+  if (o.status) query += ` AND ${SearchAttributes.RalphStatus.name} = ${queryValue(o.status, 'status')}`;
+  if (o.agent) query += ` AND ${SearchAttributes.RalphAgent.name} = ${queryValue(o.agent, 'agent')}`;
   const out: LoopSummary[] = [];
   for await (const wf of client.workflow.list({ query })) {
     const sa = (wf.searchAttributes ?? {}) as Record<string, unknown[] | undefined>;
@@ -161,6 +177,23 @@ export async function listLoops(
       startTime: wf.startTime.toISOString(),
     });
     if (out.length >= (o.limit ?? 100)) break;
+  }
+  return out;
+}
+
+/** One row of {@link listProjects}. */
+export interface ProjectSummary {
+  projectId: string;
+  workflowStatus: string;
+  startTime: string;
+}
+
+/** Lists projects (`ralphProject` workflows), newest first. */
+export async function listProjects(client: Client, o: { limit?: number } = {}): Promise<ProjectSummary[]> {
+  const out: ProjectSummary[] = [];
+  for await (const wf of client.workflow.list({ query: `WorkflowType = '${WorkflowTypes.ralphProject}'` })) {
+    out.push({ projectId: wf.workflowId, workflowStatus: wf.status.name, startTime: wf.startTime.toISOString() });
+    if (out.length >= (o.limit ?? 50)) break;
   }
   return out;
 }
