@@ -145,6 +145,21 @@ describe('worker telemetry', () => {
         .map((e) => e.outcome),
     ).toEqual(['failed', 'passed']);
 
+    // The Temporal Web UI timeline reads the activities' summaries.
+    const events = (await client.workflow.getHandle(id1).fetchHistory()).events ?? [];
+    const summaries = events.flatMap((e) => {
+      const p = e.userMetadata?.summary;
+      return p?.data ? [JSON.parse(Buffer.from(p.data).toString('utf8')) as string] : [];
+    });
+    expect(summaries).toEqual(
+      expect.arrayContaining([
+        'iteration 1: run scripted (timeout 1m)',
+        'iteration 1: gate done-file (custom)',
+        'iteration 2: gate done-file (custom)',
+      ]),
+    );
+    expect(summaries.some((x) => /^iteration 2: gates 1\/1 passed, quality 100%/.test(x))).toBe(true);
+
     // The secret is in no log line, no history payload, no state file.
     expect(stderr).not.toContain(SECRET);
     const history = JSON.stringify(await client.workflow.getHandle(id1).fetchHistory());

@@ -73,11 +73,52 @@ export function loopActivities(input: LoopInput): LoopActivities {
     retry: { maximumAttempts: 3, initialInterval: '1 second' },
   });
   // Each gate is its own activity: its own timeout and retry policy, and independent gates run in parallel.
-  const runGate = (gate: GateSpec): Acts['runGate'] =>
+  const runGate = (gate: GateSpec) =>
     proxyActivities<Acts>({
       startToCloseTimeout: `${gate.timeoutSeconds + 60} seconds`,
       heartbeatTimeout: '1 minute',
       retry: { maximumAttempts: gate.maxAttempts ?? 2, initialInterval: '1 second' },
     }).runGate;
-  return { runAgent, checkCompletion, inspectIteration, restoreCheckpoint, persistState, runGate };
+  // Summaries: what the Temporal Web UI's timeline shows for each call ("iteration 7: run claude-code (timeout
+  // 30m)"). They are metadata of the scheduling command, not part of it: replay ignores them, so no patch is needed.
+  return {
+    runAgent: (i) =>
+      runAgent.executeWithOptions(
+        {
+          summary: `iteration ${i.iteration}: run ${i.agent.adapter} (timeout ${minutes(input.iterationTimeoutSeconds)}${i.run > 1 ? `, run ${i.run}` : ''})`,
+        },
+        [i],
+      ),
+    checkCompletion: (i) =>
+      checkCompletion.executeWithOptions({ summary: `iteration ${i.iteration}: check \`${clip(i.command, 60)}\`` }, [
+        i,
+      ]),
+    inspectIteration: (i) =>
+      inspectIteration.executeWithOptions({ summary: `iteration ${i.iteration}: inspect changes and detectors` }, [i]),
+    restoreCheckpoint: (i) =>
+      restoreCheckpoint.executeWithOptions({ summary: `restore checkpoint ${i.label} to ${i.to}` }, [i]),
+    persistState: (i) => persistState.executeWithOptions({ summary: persistSummary(i) }, [i]),
+    runGate: (gate) => (i) =>
+      runGate(gate).executeWithOptions({ summary: `iteration ${i.iteration}: gate ${gate.name} (${gate.kind})` }, [i]),
+  };
+}
+
+const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s).replace(/\s+/g, ' ');
+const minutes = (seconds: number): string =>
+  seconds % 60 === 0
+    ? `${seconds / 60}m`
+    : seconds > 60
+      ? `${Math.floor(seconds / 60)}m${seconds % 60}s`
+      : `${seconds}s`;
+
+/** "iteration 7: gates 3/4 passed, quality 75%, continue" for a recorded iteration; else the loop's status. */
+function persistSummary(i: activities.PersistStateInput): string {
+  const r = i.record;
+  if (!r) return `state: ${i.state.status}${i.state.pendingGate ? ` (gate ${i.state.pendingGate.id})` : ''}`;
+  const parts: string[] = [];
+  if (r.gates?.length) parts.push(`gates ${r.gates.filter((g) => g.passed).length}/${r.gates.length} passed`);
+  if (r.quality !== undefined) parts.push(`quality ${r.quality}%`);
+  if (r.check) parts.push(`check ${r.check.passed ? 'passed' : 'failed'}`);
+  parts.push(r.outcome);
+  return `iteration ${r.n}: ${parts.join(', ')}`;
 }
