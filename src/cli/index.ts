@@ -9,7 +9,9 @@ import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { abortCommand } from './commands/abort';
 import { configCommand } from './commands/config';
+import { auditCommand } from './commands/audit';
 import { consoleCommand } from './commands/console';
+import { watchCommand } from './commands/watch';
 import { statsCommand } from './commands/stats';
 import { approveCommand } from './commands/approve';
 import { blockedCommand } from './commands/blocked';
@@ -78,6 +80,8 @@ export function buildProgram(): Command {
     profileCommand,
     reportCommand,
     consoleCommand,
+    auditCommand,
+    watchCommand,
   ])
     register(program);
   return program;

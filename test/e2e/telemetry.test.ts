@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import execa from 'execa';
 import { connectClient } from '../../src/client';
 import { ConnectionConfig } from '../../src/config/connection';
 import { readHookLog } from '../../src/activities/hook-log';
@@ -170,5 +171,33 @@ describe('worker telemetry', () => {
         .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
     for (const f of files(path.join(ws, '.ralph'))) expect(fs.readFileSync(f, 'utf8')).not.toContain(SECRET);
     await client.connection.close();
+  });
+
+  it('prints the audit trail filtered by kind and time, and a watch frame consistent with status --quality', async () => {
+    const ralph = (...args: string[]) =>
+      execa(process.execPath, [CLI, ...args, '--address', h.env.address], { reject: false });
+    const gates = await ralph('audit', 'telemetry-gated', '--type', 'gate', '--json');
+    expect(gates.exitCode).toBe(0);
+    expect((JSON.parse(gates.stdout) as { name: string; outcome: string }[]).map((e) => [e.name, e.outcome])).toEqual([
+      ['done-file', 'failed'],
+      ['done-file', 'passed'],
+    ]);
+    const decisions = await ralph('audit', 'telemetry-gate', '--type', 'decision,signal', '--since', '1h');
+    expect(decisions.stdout).toMatch(/decision\s+approve gate \S+\s+applied\s+.*ops/);
+    expect((await ralph('audit', 'telemetry-gate', '--since', '1d', '--type', 'gate')).stdout).toContain(
+      'no audit entries match',
+    );
+    const bad = await ralph('audit', 'telemetry-gate', '--type', 'bogus');
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--type bogus: unknown; use one or more of agent, check, gate');
+
+    const watch = await ralph('watch', 'telemetry-gated', '--once');
+    expect(watch.exitCode).toBe(0);
+    const quality = await ralph('status', 'telemetry-gated', '--quality');
+    // The watch view carries the same quality bars as `ralph status --quality`.
+    const bars = quality.stdout.split('\n').filter((l) => l.includes('iter '));
+    expect(bars).toHaveLength(2);
+    for (const bar of bars) expect(watch.stdout).toContain(bar);
+    expect(watch.stdout).toContain('result: accepted');
   });
 });
