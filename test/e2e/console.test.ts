@@ -7,6 +7,7 @@ import { ConnectionConfig } from '../../src/config/connection';
 import { startConsole } from '../../src/console/server';
 import { readHookLog } from '../../src/activities/hook-log';
 import { createLogger } from '../../src/telemetry/logger';
+import { registry } from '../../src/telemetry/metrics';
 import { Harness, scriptedLoop, tempWorkspace } from '../helpers/env';
 import { artifactDir, launchChromium } from '../helpers/chromium';
 
@@ -159,6 +160,12 @@ describe('ralph console', () => {
     await expect(page.locator('#timeline tr[data-iteration="2"]').count()).resolves.toBe(1);
     await expect(page.locator('#signals').textContent()).resolves.toContain('alice (console)');
     await shot(page, '04-loop-continued-and-accepted');
+
+    // The worker (in this process) counted the regression by type.
+    const scrape = await registry.metrics();
+    fs.writeFileSync(path.join(artifactDir('metrics'), 'console-loop-scrape.txt'), scrape);
+    expect(scrape).toMatch(/^ralph_regressions_total\{type="test_deletion"\} 1$/m);
+    expect(scrape).toMatch(/^ralph_human_decisions_total\{decision="reject"\} 1$/m);
 
     // The decision is in the loop's audit trail, with who decided and the guidance.
     const stateDir = path.join(ws, '.ralph');

@@ -77,13 +77,21 @@ describe('worker telemetry', () => {
       { 'check.js': "process.exit(require('fs').existsSync('done.txt') ? 0 : 1)" },
       {
         iterations: [
-          [{ print: 'looking around' }, { usage: { inputTokens: 1200, outputTokens: 300, costUsd: 0.25 } }],
-          [{ write: 'done.txt', content: 'ok' }, { usage: { inputTokens: 800, outputTokens: 200, costUsd: 0.15 } }],
+          [
+            { print: 'done, trust me' },
+            { usage: { inputTokens: 1200, outputTokens: 300, costUsd: 0.25 } },
+            { promise: 'DONE' },
+          ],
+          [
+            { write: 'done.txt', content: 'ok' },
+            { usage: { inputTokens: 800, outputTokens: 200, costUsd: 0.15 } },
+            { promise: 'DONE' },
+          ],
         ],
       },
     );
     const gated = scriptedLoop(ws, {
-      completion: {},
+      completion: { promise: 'DONE' },
       gates: {
         runOn: 'every-iteration',
         gates: [{ name: 'done-file', kind: 'custom', command: 'node check.js', format: 'exit-code' }],
@@ -104,7 +112,8 @@ describe('worker telemetry', () => {
     });
     await h.waitFor(id2, (s) => s.pendingGate !== undefined);
     let text = await scrape();
-    expect(sample(text, 'ralph_iterations_total{agent="scripted",outcome="continue"}')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'ralph_iterations_total{agent="scripted",outcome="claim_rejected"}')).toBe(1);
+    expect(sample(text, 'ralph_rejections_total{agent="scripted"}')).toBe(1);
     expect(sample(text, 'ralph_iterations_total{agent="scripted",outcome="completed"}')).toBe(1);
     expect(sample(text, 'ralph_gate_runs_total{gate="done-file",kind="custom"}')).toBe(2);
     expect(sample(text, 'ralph_gate_failures_total{gate="done-file",kind="custom"}')).toBe(1);
