@@ -136,6 +136,10 @@ export interface LoopSummary {
   iteration?: number;
   awaitingHuman: boolean;
   agent?: string;
+  /** Quality score 0-100 of the last measured iteration (`RalphQuality`), when the gates measured one. */
+  quality?: number;
+  /** Cost so far in USD (`RalphCostUsd`). */
+  costUsd?: number;
   startTime: string;
 }
 
@@ -174,6 +178,8 @@ export async function listLoops(client: Client, o: ListLoopsOptions = {}): Promi
       iteration: first<number>(SearchAttributes.RalphIteration.name),
       awaitingHuman: first<boolean>(SearchAttributes.RalphAwaitingHuman.name) === true,
       agent: first<string>(SearchAttributes.RalphAgent.name),
+      quality: first<number>(SearchAttributes.RalphQuality.name),
+      costUsd: first<number>(SearchAttributes.RalphCostUsd.name),
       startTime: wf.startTime.toISOString(),
     });
     if (out.length >= (o.limit ?? 100)) break;

@@ -132,6 +132,8 @@ export function loopsPage(loops: LoopSummary[], projects: ProjectSummary[], f: L
           <th>status</th>
           <th>iteration</th>
           <th>agent</th>
+          <th>quality</th>
+          <th>cost</th>
           <th>awaiting human</th>
           <th>workflow</th>
           <th>started</th>
@@ -143,6 +145,8 @@ export function loopsPage(loops: LoopSummary[], projects: ProjectSummary[], f: L
               <td>${badge(l.status)}</td>
               <td>${l.iteration ?? ''}</td>
               <td>${l.agent ?? ''}</td>
+              <td>${l.quality === undefined ? '' : `${l.quality}%`}</td>
+              <td>${l.costUsd === undefined ? '' : `$${l.costUsd.toFixed(2)}`}</td>
               <td>${l.awaitingHuman && l.workflowStatus === 'RUNNING' ? html`<strong>yes</strong>` : ''}</td>
               <td>${l.workflowStatus.toLowerCase()}</td>
               <td>${l.startTime}</td>

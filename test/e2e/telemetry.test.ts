@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import execa from 'execa';
-import { connectClient } from '../../src/client';
+import { connectClient, listLoops, type LoopSummary } from '../../src/client';
 import { ConnectionConfig } from '../../src/config/connection';
 import { readHookLog } from '../../src/activities/hook-log';
 import { Harness, scriptedLoop, tempWorkspace } from '../helpers/env';
@@ -154,6 +154,14 @@ describe('worker telemetry', () => {
         .filter((e) => e.type === 'gate')
         .map((e) => e.outcome),
     ).toEqual(['failed', 'passed']);
+
+    // The loops list reads quality and cost from search attributes (visibility is eventually consistent: poll).
+    let row: LoopSummary | undefined;
+    for (const end = Date.now() + 15_000; Date.now() < end; await new Promise((r) => setTimeout(r, 300))) {
+      row = (await listLoops(client)).find((l) => l.loopId === id1);
+      if (row?.status === 'accepted' && row.costUsd !== undefined) break;
+    }
+    expect(row).toMatchObject({ status: 'accepted', quality: 100, costUsd: 0.4, agent: 'scripted' });
 
     // The Temporal Web UI timeline reads the activities' summaries.
     const events = (await client.workflow.getHandle(id1).fetchHistory()).events ?? [];
