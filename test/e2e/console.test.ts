@@ -116,7 +116,14 @@ describe('ralph console', () => {
       },
     );
     await gitInit(ws);
-    const input = scriptedLoop(ws, { completion: { command: 'node run-tests.js', promise: 'DONE' }, maxIterations: 4 });
+    const input = scriptedLoop(ws, {
+      completion: { command: 'node run-tests.js', promise: 'DONE' },
+      gates: {
+        runOn: 'every-iteration',
+        gates: [{ name: 'tests', kind: 'custom', command: 'node run-tests.js', format: 'exit-code' }],
+      },
+      maxIterations: 4,
+    });
     input.agent = { ...input.agent!, env: { OPENAI_API_KEY: SECRET } };
     // Started through src/client, as the CLI does: its codec keeps the secret out of history.
     const client = await connectClient(ConnectionConfig.parse({ address: h.env.address, taskQueue: h.taskQueue }));
@@ -159,6 +166,14 @@ describe('ralph console', () => {
     await expect(page.locator('#result').textContent()).resolves.toContain('ended accepted');
     await expect(page.locator('#timeline tr[data-iteration="2"]').count()).resolves.toBe(1);
     await expect(page.locator('#signals').textContent()).resolves.toContain('alice (console)');
+    // The quality chart marks the regressed iteration and the best one.
+    const marks = await page
+      .locator('#quality-chart g.point')
+      .evaluateAll((gs) => gs.map((g) => [g.getAttribute('data-iteration'), g.textContent?.replace(/\s+/g, ' ')]));
+    expect(marks.map(([n, t]) => [n, /REGRESSION/.test(t ?? ''), /BEST/.test(t ?? '')])).toEqual([
+      ['1', true, false],
+      ['2', false, true],
+    ]);
     await shot(page, '04-loop-continued-and-accepted');
 
     // The worker (in this process) counted the regression by type.
