@@ -3,6 +3,8 @@ import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
 import { attemptSuffix, iterationDir } from './artifacts';
 import { readTail, runLogged } from './process';
+import { appendHookLog } from './hook-log';
+import { logLoopEvent } from '../telemetry/logger';
 
 /** Input of {@link checkCompletion}. */
 export interface CheckCompletionInput {
@@ -51,8 +53,21 @@ export async function checkCompletion(input: CheckCompletionInput): Promise<Chec
   });
   if (r.cancelled) throw new CancelledFailure('completion check cancelled');
   const outputTail = (readTail(outputPath, 3000) + '\n' + readTail(errPath, 3000)).trim();
+  const passed = !r.timedOut && !r.spawnError && r.exitCode === 0;
+  appendHookLog(input.stateDir, [
+    {
+      at: new Date(Date.now() - r.durationMs).toISOString(),
+      loopId: input.loopId,
+      iteration: input.iteration,
+      type: 'check',
+      name: input.command,
+      outcome: passed ? 'passed' : r.timedOut ? 'timed_out' : `failed (exit ${r.exitCode})`,
+      durationMs: r.durationMs,
+    },
+  ]);
+  logLoopEvent('check.finished', { loopId: input.loopId, iteration: input.iteration, passed, ms: r.durationMs });
   return {
-    passed: !r.timedOut && !r.spawnError && r.exitCode === 0,
+    passed,
     exitCode: r.exitCode,
     timedOut: r.timedOut,
     durationMs: r.durationMs,

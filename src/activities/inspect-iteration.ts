@@ -24,6 +24,7 @@ import {
   type CommitChange,
 } from './workspace/checkpoint';
 import { pushCheckpoint } from './workspace/remote';
+import { appendHookLog } from './hook-log';
 
 /** Input of {@link inspectIteration}. */
 export interface InspectIterationInput {
@@ -218,6 +219,21 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
     }
   }
 
+  const ms = Date.now() - t0;
+  appendHookLog(
+    input.stateDir,
+    (found.length ? found : [detection('none', 'info', 'no findings')]).map((d) => ({
+      at: new Date(t0).toISOString(),
+      loopId: input.loopId,
+      iteration: input.iteration,
+      type: 'detector' as const,
+      name: d.type,
+      outcome: d.type === 'none' ? 'PASS' : d.verdict,
+      durationMs: ms,
+      detail: d.details.slice(0, 300),
+      key: `detector:${input.iteration}:${d.type}:${input.post}`,
+    })),
+  );
   return {
     pushed,
     pushError,

@@ -6,6 +6,9 @@ import type { InterventionEvent } from '../core/persistence-types';
 import { analytics, renderReport } from '../core/report';
 import { iterationDir, loopDir, stateFile, writeJsonAtomic } from './artifacts';
 import { pruneCheckpoints } from './workspace/prune';
+import { observeState } from '../telemetry/metrics';
+import { logLoopEvent } from '../telemetry/logger';
+import { recordSignals } from './hook-log';
 
 /** Input of {@link persistState}. */
 export interface PersistStateInput {
@@ -57,6 +60,15 @@ export async function persistState({ state, record, events }: PersistStateInput)
     }
   }
   if (state.persistence) writeJsonAtomic(path.join(dir, 'profile.json'), state.persistence.profile);
+  observeState(state, record);
+  recordSignals(state);
+  if (record)
+    logLoopEvent('iteration.recorded', {
+      loopId: state.loopId,
+      iteration: record.n,
+      outcome: record.outcome,
+      quality: record.quality,
+    });
   writeJsonAtomic(file, state);
   if (!state.result) return { stateFile: file };
   log ??= readEvents(state.stateDir, state.loopId);

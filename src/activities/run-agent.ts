@@ -11,6 +11,9 @@ import { getAdapter } from './agents';
 import { attemptSuffix, iterationDir, writeJsonAtomic } from './artifacts';
 import { killLeftover, readTail, resolveExecutable, runLogged } from './process';
 import { createCheckpoint, listCheckpoints, rollbackToCheckpoint } from './workspace/checkpoint';
+import { observeAgentRun } from '../telemetry/metrics';
+import { logLoopEvent, registerSecrets } from '../telemetry/logger';
+import { appendHookLog } from './hook-log';
 
 /** Input of {@link runAgent}. */
 export interface RunAgentInput {
@@ -81,6 +84,8 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
   const ctx = Context.current();
   // A run scheduled again after a wait for the host continues the count of the runs before it.
   const attempt = ctx.info.attempt + (input.resume ?? 0);
+  // Before anything is logged: the agent's env values are secrets for every sink (logs, audit trail, console).
+  registerSecrets(Object.values(input.agent.env ?? {}));
   if (!fs.existsSync(input.workspace))
     throw ApplicationFailure.nonRetryable(
       `workspace ${input.workspace} no longer exists: recreate it or abort the loop`,
@@ -205,6 +210,27 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
     checkpoint,
   };
   writeJsonAtomic(path.join(dir, `agent-result${sfx}.json`), result);
+  observeAgentRun(input.agent.adapter, r.durationMs, result.usage);
+  appendHookLog(input.stateDir, [
+    {
+      at: new Date(Date.now() - r.durationMs).toISOString(),
+      loopId: input.loopId,
+      iteration: input.iteration,
+      type: 'agent',
+      name: `${input.agent.adapter} (run ${input.run}, attempt ${attempt})`,
+      outcome: r.timedOut ? 'timed_out' : `exit ${r.exitCode ?? r.signal}`,
+      durationMs: r.durationMs,
+      detail: claim.claimed ? `claimed done (${claim.via})` : undefined,
+    },
+  ]);
+  logLoopEvent('agent.finished', {
+    loopId: input.loopId,
+    iteration: input.iteration,
+    agent: input.agent.adapter,
+    exitCode: r.exitCode,
+    timedOut: r.timedOut,
+    ms: r.durationMs,
+  });
   if (r.timedOut)
     throw ApplicationFailure.create({
       message: `agent timed out after ${Math.round(r.durationMs / 1000)}s and its process group was killed`,

@@ -10,6 +10,9 @@ import { Command, CommanderError } from 'commander';
 import { abortCommand } from './commands/abort';
 import { checkpointsCommand } from './commands/checkpoints';
 import { configCommand } from './commands/config';
+import { auditCommand } from './commands/audit';
+import { consoleCommand } from './commands/console';
+import { watchCommand } from './commands/watch';
 import { statsCommand } from './commands/stats';
 import { approveCommand } from './commands/approve';
 import { blockedCommand } from './commands/blocked';
@@ -80,6 +83,9 @@ export function buildProgram(): Command {
     profileCommand,
     reportCommand,
     checkpointsCommand,
+    consoleCommand,
+    auditCommand,
+    watchCommand,
   ])
     register(program);
   return program;

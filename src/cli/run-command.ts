@@ -123,6 +123,8 @@ const KNOWN_ERRORS: Record<string, number> = {
   ProjectFinishedError: 1,
   ProjectFailedError: 1,
   UpdateRejectedError: 1,
+  ConsoleConfigError: 2,
+  SecretsKeyMismatchError: 1,
 };
 
 /** Prints an error as `ralph: <message>` (known errors) or with its stack (unknown ones); returns the exit code. */
@@ -193,14 +195,29 @@ export function formatDuration(ms: number): string {
 }
 
 /**
- * Installs the Temporal runtime for commands that run a worker: SDK logs at `level` (or $RALPH_LOG_LEVEL), and no
- * signal handlers of its own, so the command decides the shutdown order (worker first, then the server).
+ * Installs the Temporal runtime for commands that run a worker: the SDK's logs (worker, activities, and the workflows'
+ * replay-safe `log`) go to the process's JSON logger (pino, redacted) at `level` (or $RALPH_LOG_LEVEL), and, when
+ * `sdkMetricsAddress` is set, the SDK's Prometheus exporter listens there. No signal handlers of its own, so the
+ * command decides the shutdown order (worker first, then the server).
  */
-export function installWorkerRuntime(level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' = 'WARN'): void {
+export function installWorkerRuntime(
+  level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' = 'WARN',
+  o: { sdkMetricsAddress?: string } = {},
+): void {
   // Loaded here, not at the top: the native bridge is only needed by the commands that run a worker.
-  const { Runtime, DefaultLogger } = require('@temporalio/worker') as typeof import('@temporalio/worker');
+  const { Runtime } = require('@temporalio/worker') as typeof import('@temporalio/worker');
+  const { createLogger, setRootLogger, TemporalPinoLogger } =
+    require('../telemetry/logger') as typeof import('../telemetry/logger');
   const wanted = (process.env.RALPH_LOG_LEVEL?.toUpperCase() as typeof level | undefined) ?? level;
-  Runtime.install({ logger: new DefaultLogger(wanted), shutdownSignals: [] });
+  const logger = createLogger({ level: wanted.toLowerCase() as Lowercase<typeof level> });
+  setRootLogger(logger);
+  Runtime.install({
+    logger: new TemporalPinoLogger(logger),
+    shutdownSignals: [],
+    ...(o.sdkMetricsAddress
+      ? { telemetryOptions: { metrics: { prometheus: { bindAddress: o.sdkMetricsAddress } } } }
+      : {}),
+  });
 }
 
 /**

@@ -12,6 +12,7 @@ import { getLoopStatus, signalLoop, type MovePayload } from '../client';
 import type { DecisionPayload, SignalName } from '../core/loop-machine';
 import type { HumanGate, LoopState, SignalEvent } from '../core/loop-types';
 import { type CommandContext, intOption, runCommand } from './run-command';
+import { logLoopEvent } from '../telemetry/logger';
 
 /** Thrown when the loop received a signal but ignored it (no pending gate, wrong gate, not paused...). */
 export class SignalIgnoredError extends Error {
@@ -198,6 +199,14 @@ async function confirmSignal(
 ): Promise<void> {
   const client = await ctx.client();
   const { event, state } = await sendSignal(client, loopId, name, payload);
+  logLoopEvent('signal.sent', {
+    loopId,
+    iteration: state?.iteration,
+    signal: name,
+    by: payload.by,
+    applied: event?.applied,
+    note: event?.note,
+  });
   const done = SIGNALS[name].done;
   if (!event && !state) {
     ctx.out.line(

@@ -14,6 +14,7 @@ import type { DecisionPayload, SignalName } from '../core/loop-machine';
 import type { LoopResult, LoopState } from '../core/loop-types';
 import type { ProjectState, UnblockRequest } from '../core/project-machine';
 import { InvalidInputError, LoopFinishedError, LoopNotFoundError, NoServerError } from './errors';
+import { secretsCodec } from './secrets-codec';
 
 export * from './errors';
 
@@ -32,7 +33,8 @@ export async function connectClient(c: ConnectionConfig): Promise<Client> {
   } catch (e) {
     throw new NoServerError(c.address, e);
   }
-  return new Client({ connection, namespace: c.namespace });
+  // The codec encrypts agent.env values, so secrets never reach Temporal history in the clear.
+  return new Client({ connection, namespace: c.namespace, dataConverter: { payloadCodecs: [secretsCodec()] } });
 }
 
 /** A fresh loop id: `ralph-<slug of the task>-<6 hex>`. */
@@ -142,17 +144,37 @@ export interface LoopSummary {
   iteration?: number;
   awaitingHuman: boolean;
   agent?: string;
+  /** Quality score 0-100 of the last measured iteration (`RalphQuality`), when the gates measured one. */
+  quality?: number;
+  /** Cost so far in USD (`RalphCostUsd`). */
+  costUsd?: number;
   startTime: string;
 }
 
-/** Lists loops, newest first, optionally only those waiting for a human. */
-export async function listLoops(
-  client: Client,
-  o: { awaitingHuman?: boolean; limit?: number } = {},
-): Promise<LoopSummary[]> {
+/** Filters of {@link listLoops}: each narrows the visibility query on the loop's search attributes. */
+export interface ListLoopsOptions {
+  awaitingHuman?: boolean;
+  /** Loop status (`RalphStatus`): running, awaiting_human, accepted... */
+  status?: string;
+  /** Agent adapter (`RalphAgent`). */
+  agent?: string;
+  limit?: number;
+}
+
+/** Quotes a value for a visibility query: letters, digits and `_.:-` only, so no filter can change the query. */
+function queryValue(v: string, what: string): string {
+  if (!/^[A-Za-z0-9_.:-]+$/.test(v))
+    throw new InvalidInputError(`invalid ${what} filter "${v}": use letters, digits and _ . : - only`);
+  return `'${v}'`;
+}
+
+/** Lists loops, newest first, from their search attributes (no query per loop), optionally filtered. */
+export async function listLoops(client: Client, o: ListLoopsOptions = {}): Promise<LoopSummary[]> {
   let query = `WorkflowType = '${WorkflowTypes.ralphLoop}'`;
   if (o.awaitingHuman)
     query += ` AND ${SearchAttributes.RalphAwaitingHuman.name} = true AND ExecutionStatus = 'Running'`;
+  if (o.status) query += ` AND ${SearchAttributes.RalphStatus.name} = ${queryValue(o.status, 'status')}`;
+  if (o.agent) query += ` AND ${SearchAttributes.RalphAgent.name} = ${queryValue(o.agent, 'agent')}`;
   const out: LoopSummary[] = [];
   for await (const wf of client.workflow.list({ query })) {
     const sa = (wf.searchAttributes ?? {}) as Record<string, unknown[] | undefined>;
@@ -164,9 +186,28 @@ export async function listLoops(
       iteration: first<number>(SearchAttributes.RalphIteration.name),
       awaitingHuman: first<boolean>(SearchAttributes.RalphAwaitingHuman.name) === true,
       agent: first<string>(SearchAttributes.RalphAgent.name),
+      quality: first<number>(SearchAttributes.RalphQuality.name),
+      costUsd: first<number>(SearchAttributes.RalphCostUsd.name),
       startTime: wf.startTime.toISOString(),
     });
     if (out.length >= (o.limit ?? 100)) break;
+  }
+  return out;
+}
+
+/** One row of {@link listProjects}. */
+export interface ProjectSummary {
+  projectId: string;
+  workflowStatus: string;
+  startTime: string;
+}
+
+/** Lists projects (`ralphProject` workflows), newest first. */
+export async function listProjects(client: Client, o: { limit?: number } = {}): Promise<ProjectSummary[]> {
+  const out: ProjectSummary[] = [];
+  for await (const wf of client.workflow.list({ query: `WorkflowType = '${WorkflowTypes.ralphProject}'` })) {
+    out.push({ projectId: wf.workflowId, workflowStatus: wf.status.name, startTime: wf.startTime.toISOString() });
+    if (out.length >= (o.limit ?? 50)) break;
   }
   return out;
 }

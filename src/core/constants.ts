@@ -22,6 +22,10 @@ export const SearchAttributes = {
   RalphIteration: { name: 'RalphIteration', type: 'Int' },
   RalphAwaitingHuman: { name: 'RalphAwaitingHuman', type: 'Bool' },
   RalphAgent: { name: 'RalphAgent', type: 'Keyword' },
+  /** Quality score 0-100 of the last iteration the gates measured. */
+  RalphQuality: { name: 'RalphQuality', type: 'Double' },
+  /** Cost so far in USD, as the agents report it (cents). */
+  RalphCostUsd: { name: 'RalphCostUsd', type: 'Double' },
 } as const;
 
 /** `--search-attribute name=Type` arguments for `temporal server start-dev`. */

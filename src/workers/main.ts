@@ -4,7 +4,8 @@
  * allowed, runs the worker, and shuts down gracefully on SIGINT/SIGTERM (running agents are cancelled and their
  * process groups killed). `ralph worker` and the Docker image run this.
  */
-import { Runtime, DefaultLogger } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
+import { createLogger, setRootLogger, TemporalPinoLogger } from '../telemetry/logger';
 import { type ConnectionConfig, connectionConfigFrom } from '../config/connection';
 import { hostTaskQueue } from '../core/hosts';
 import { connectWorker, createHostWorker, createWorker, ensureSearchAttributes } from './worker';
@@ -55,11 +56,15 @@ export async function runWorker(o: RunWorkerOptions): Promise<void> {
 }
 
 if (require.main === module) {
-  Runtime.install({ logger: new DefaultLogger((process.env.RALPH_LOG_LEVEL as 'INFO') ?? 'INFO') });
-  runWorker({ connection: connectionConfigFrom({}), hostId: process.env.RALPH_HOST_ID || undefined }).catch(
-    (e: unknown) => {
-      process.stderr.write(`ralph worker: ${(e as Error).message}\n`);
-      process.exitCode = 1;
-    },
-  );
+  const logger = createLogger({ base: { component: 'worker' } });
+  setRootLogger(logger);
+  Runtime.install({ logger: new TemporalPinoLogger(logger) });
+  runWorker({
+    connection: connectionConfigFrom({}),
+    hostId: process.env.RALPH_HOST_ID || undefined,
+    log: (m) => logger.info({ event: 'worker' }, m),
+  }).catch((e: unknown) => {
+    process.stderr.write(`ralph worker: ${(e as Error).message}\n`);
+    process.exitCode = 1;
+  });
 }

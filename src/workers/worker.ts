@@ -5,6 +5,7 @@ import { type ConnectionConfig, tlsOptions } from '../config/connection';
 import { SearchAttributes } from '../core/constants';
 import { hostTaskQueue } from '../core/hosts';
 import { NoServerError } from '../client/errors';
+import { secretsCodec } from '../client/secrets-codec';
 
 /** Options of {@link createWorker}. */
 export interface CreateWorkerOptions {
@@ -45,6 +46,8 @@ export async function createWorker(o: CreateWorkerOptions): Promise<Worker> {
     taskQueue: o.taskQueue,
     identity: workerIdentity(o.hostId),
     activities: workerActivities(o.hostId),
+    // Same codec as the client: agent.env values are encrypted in every payload the worker sends.
+    dataConverter: { payloadCodecs: [secretsCodec()] },
     ...(o.workflowBundle ? { workflowBundle: o.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
     // Activities are cancelled on shutdown; give agents time to be killed cleanly (the default is 0).
     shutdownGraceTime: o.shutdownGraceTime ?? '10 seconds',
@@ -63,6 +66,8 @@ export async function createHostWorker(o: CreateWorkerOptions & { hostId: string
     taskQueue: hostTaskQueue(o.taskQueue, o.hostId),
     identity: workerIdentity(o.hostId),
     activities: workerActivities(o.hostId),
+    // The host's activities get encrypted agent.env values too: same codec as the shared queue's worker.
+    dataConverter: { payloadCodecs: [secretsCodec()] },
     shutdownGraceTime: o.shutdownGraceTime ?? '10 seconds',
     maxConcurrentActivityTaskExecutions: o.maxConcurrentActivityTaskExecutions ?? 20,
   });

@@ -8,6 +8,8 @@ export const SA = {
   iteration: defineSearchAttributeKey(SearchAttributes.RalphIteration.name, SearchAttributeType.INT),
   awaitingHuman: defineSearchAttributeKey(SearchAttributes.RalphAwaitingHuman.name, SearchAttributeType.BOOL),
   agent: defineSearchAttributeKey(SearchAttributes.RalphAgent.name, SearchAttributeType.KEYWORD),
+  quality: defineSearchAttributeKey(SearchAttributes.RalphQuality.name, SearchAttributeType.DOUBLE),
+  costUsd: defineSearchAttributeKey(SearchAttributes.RalphCostUsd.name, SearchAttributeType.DOUBLE),
 } as const;
 
 /** Every key, for the dev server's `searchAttributes` option and the worker's registration check. */

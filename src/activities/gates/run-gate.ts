@@ -9,6 +9,9 @@ import { iterationDir } from '../artifacts';
 import { readTail, runLogged } from '../process';
 import { parserFor } from './parsers';
 import { diffTestInventory, type TestId } from '../../core/detectors/test-inventory';
+import { observeGate } from '../../telemetry/metrics';
+import { logLoopEvent } from '../../telemetry/logger';
+import { appendHookLog } from '../hook-log';
 
 /** Input of {@link runGate}. */
 export interface RunGateInput {
@@ -87,6 +90,26 @@ export async function runGate(input: RunGateInput): Promise<GateVerdict> {
   );
   if (parsed.parsed && (parsed.tests || parsed.coverage))
     verdict.metrics = { tests: parsed.tests?.total, coverage: parsed.coverage?.lines };
+  observeGate({ ...verdict, kind: gate.kind });
+  appendHookLog(input.stateDir, [
+    {
+      at: new Date(Date.now() - r.durationMs).toISOString(),
+      loopId: input.loopId,
+      iteration: input.iteration,
+      type: 'gate',
+      name: gate.name,
+      outcome: verdict.passed ? 'passed' : 'failed',
+      durationMs: r.durationMs,
+      detail: verdict.expected ? `${verdict.actual} (expected ${verdict.expected})` : verdict.actual,
+    },
+  ]);
+  logLoopEvent('gate.finished', {
+    loopId: input.loopId,
+    iteration: input.iteration,
+    gate: gate.name,
+    passed: verdict.passed,
+    ms: r.durationMs,
+  });
   const ids = parsed.parsed ? parsed.tests?.ids : undefined;
   if (ids?.length) {
     verdict.idsPath = path.join(dir, `${gate.name}.ids.json`);

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { classifyToolCall, hookResponse, riskAtLeast, type HookResponse } from '../../core/risk';
 import { appendAudit, reserveRiskCheckpoint, type AuditEntry } from '../../activities/hooks/audit';
+import { appendHookLog } from '../../activities/hook-log';
 import { HOOK_TOOL_MATCHER } from '../../activities/hooks/install';
 
 /** The two hook events, as `ralph hook` spells them. */
@@ -95,6 +96,7 @@ const oneLine = (e: unknown): string =>
  * recorded in the entry) while the answer still goes out, since a hook problem must never break the agent.
  */
 export async function runHook(event: HookEvent, stdin: string, env: NodeJS.ProcessEnv): Promise<HookRunResult> {
+  const t0 = Date.now();
   const notes: string[] = [];
   let payload: Record<string, unknown>;
   try {
@@ -114,7 +116,29 @@ export async function runHook(event: HookEvent, stdin: string, env: NodeJS.Proce
   );
   const response = hookResponse(event, assessment, ctx.policy);
   const output = claudeHookOutput(event, response);
-  if (assessment.risk === 'none') return { output, notes };
+  const hookLog = (): void => {
+    if (!ctx.loopId) return;
+    try {
+      appendHookLog(path.resolve(ctx.stateDir ?? path.join(workspace ?? '.', '.ralph')), [
+        {
+          at: new Date(t0).toISOString(),
+          loopId: ctx.loopId,
+          iteration: ctx.iteration,
+          type: 'hook',
+          name: `${event} ${tool}`,
+          outcome: response.decision,
+          durationMs: Date.now() - t0,
+          detail: `risk ${assessment.risk}${assessment.target ? `: ${assessment.target}` : ''}`,
+        },
+      ]);
+    } catch (e) {
+      notes.push(`could not append to the hook log: ${oneLine(e)}`);
+    }
+  };
+  if (assessment.risk === 'none') {
+    hookLog();
+    return { output, notes };
+  }
   if (!ctx.loopId) {
     notes.push('RALPH_LOOP_ID is not set: the call is judged but not logged and no checkpoint is taken');
     return { output, notes };
@@ -156,6 +180,7 @@ export async function runHook(event: HookEvent, stdin: string, env: NodeJS.Proce
   } catch (e) {
     notes.push(`could not append to the audit log: ${oneLine(e)}`);
   }
+  hookLog();
   return { output, entry, notes };
 }
 

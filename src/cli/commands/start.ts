@@ -28,6 +28,7 @@ import {
 import { type CommandContext, formatDuration, intOption, runCommand, UsageError } from '../run-command';
 import { gateLines, shellQuote, withTimeout } from '../signal-helpers';
 import { blockedLines } from './blocked';
+import { logLoopEvent } from '../../telemetry/logger';
 
 /** Options of `ralph start`, as commander hands them over. */
 export const StartOptions = z.object({
@@ -138,6 +139,7 @@ export function startCommand(program: Command): Command {
         const input = buildLoopInput(o, process.cwd());
         const client = await ctx.client();
         const loopId = await startLoop(client, input, { taskQueue: ctx.connection.taskQueue, loopId: o.id });
+        logLoopEvent('loop.started', { loopId, agent: input.agent?.adapter, taskQueue: ctx.connection.taskQueue });
         if (!o.follow) {
           if (o.json) ctx.out.json({ loopId });
           else ctx.out.line(loopId);
@@ -324,6 +326,7 @@ async function startProjectCommand(o: StartOptions, ctx: CommandContext): Promis
   const input = buildProjectInput(o, process.cwd());
   const client = await ctx.client();
   const projectId = await startProject(client, input, { taskQueue: ctx.connection.taskQueue, projectId: o.id });
+  logLoopEvent('project.started', { loopId: projectId, taskQueue: ctx.connection.taskQueue });
   if (!o.follow) {
     if (o.json) ctx.out.json({ projectId });
     else ctx.out.line(projectId);

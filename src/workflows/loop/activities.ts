@@ -58,7 +58,7 @@ export function validateLoopInputOn(host: unknown): Acts['validateLoopInput'] {
 }
 
 // Writing state.json is short and local to the worker: a local activity costs one marker event, not six.
-const { persistState } = proxyLocalActivities<Acts>({
+const { persistState: localPersistState } = proxyLocalActivities<Acts>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 5 },
 });
@@ -75,19 +75,14 @@ export function loopActivities(input: LoopInput, hooks?: HostHooks): LoopActivit
     scheduleToStartTimeout: `${input.hostWaitSeconds} seconds`,
   };
   const acts = sharedActivities(input, host);
-  const { persistState, inspectIteration } = proxyActivities<Acts>({
-    ...host,
-    startToCloseTimeout: '5 minutes',
-    retry: { maximumAttempts: 5, initialInterval: '1 second' },
-  });
   const h = hooks ?? { waiting: () => undefined, answered: () => undefined, moveRequested: () => false };
   return {
     // A run scheduled again after a wait starts from its pre-run checkpoint, as a retried attempt does.
     runAgent: waitForHost('runAgent', acts.runAgent, h, (i) => ({ ...i, resume: (i.resume ?? 0) + 1 })),
     checkCompletion: waitForHost('checkCompletion', acts.checkCompletion, h),
-    inspectIteration: waitForHost('inspectIteration', inspectIteration, h),
+    inspectIteration: waitForHost('inspectIteration', acts.inspectIteration, h),
     restoreCheckpoint: waitForHost('restoreCheckpoint', acts.restoreCheckpoint, h),
-    persistState: waitForHost('persistState', persistState, h),
+    persistState: waitForHost('persistState', acts.persistState, h),
     runGate: (gate) => waitForHost('runGate', acts.runGate(gate), h),
     relocateWorkspace: waitForHost('relocateWorkspace', acts.relocateWorkspace, h),
   };
@@ -121,8 +116,21 @@ function waitForHost<I, R>(
   };
 }
 
-/** The proxies of a loop on one shared queue (single-host deployments: every worker sees the workspace). */
+/**
+ * The proxies of a loop: on the shared queue (single-host deployments: every worker sees the workspace), or with
+ * `host` options on a host's queue, where the local activities become normal ones (a local activity runs wherever the
+ * workflow task runs, which may be another host).
+ */
 function sharedActivities(input: LoopInput, host: ActivityOptions = {}): LoopActivities {
+  const onHost = host.taskQueue !== undefined;
+  const hostLocal = onHost
+    ? proxyActivities<Acts>({
+        ...host,
+        startToCloseTimeout: '5 minutes',
+        retry: { maximumAttempts: 5, initialInterval: '1 second' },
+      })
+    : undefined;
+  const persistState = hostLocal?.persistState ?? localPersistState;
   // The agent: startToClose is the iteration timeout; the heartbeat timeout catches a dead worker early. Retries are
   // for infrastructure (a killed worker); an AgentTimeout (our own deadline) is an outcome, not retried.
   const { runAgent } = proxyActivities<Acts>({
@@ -148,10 +156,12 @@ function sharedActivities(input: LoopInput, host: ActivityOptions = {}): LoopAct
     retry: { maximumAttempts: 3, initialInterval: '1 second' },
   });
   // The detection pass is short and runs next to the workflow: a local activity costs one marker event, not six.
-  const { inspectIteration } = proxyLocalActivities<Acts>({
-    startToCloseTimeout: '5 minutes',
-    retry: { maximumAttempts: 3, initialInterval: '1 second' },
-  });
+  const inspectIteration =
+    hostLocal?.inspectIteration ??
+    proxyLocalActivities<Acts>({
+      startToCloseTimeout: '5 minutes',
+      retry: { maximumAttempts: 3, initialInterval: '1 second' },
+    }).inspectIteration;
   // Rollbacks and best-output restores rewrite files: long enough for a big tree, heartbeating.
   const { restoreCheckpoint } = proxyActivities<Acts>({
     ...host,
@@ -166,12 +176,55 @@ function sharedActivities(input: LoopInput, host: ActivityOptions = {}): LoopAct
     retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
   });
   // Each gate is its own activity: its own timeout and retry policy, and independent gates run in parallel.
-  const runGate = (gate: GateSpec): Acts['runGate'] =>
+  const runGate = (gate: GateSpec) =>
     proxyActivities<Acts>({
       ...host,
       startToCloseTimeout: `${gate.timeoutSeconds + 60} seconds`,
       heartbeatTimeout: '1 minute',
       retry: { maximumAttempts: gate.maxAttempts ?? 2, initialInterval: '1 second' },
     }).runGate;
-  return { runAgent, checkCompletion, inspectIteration, restoreCheckpoint, persistState, runGate, relocateWorkspace };
+  // Summaries: what the Temporal Web UI's timeline shows for each call ("iteration 7: run claude-code (timeout
+  // 30m)"). They are metadata of the scheduling command, not part of it: replay ignores them, so no patch is needed.
+  return {
+    runAgent: (i) =>
+      runAgent.executeWithOptions(
+        {
+          summary: `iteration ${i.iteration}: run ${i.agent.adapter} (timeout ${minutes(input.iterationTimeoutSeconds)}${i.run > 1 ? `, run ${i.run}` : ''})`,
+        },
+        [i],
+      ),
+    checkCompletion: (i) =>
+      checkCompletion.executeWithOptions({ summary: `iteration ${i.iteration}: check \`${clip(i.command, 60)}\`` }, [
+        i,
+      ]),
+    inspectIteration: (i) =>
+      inspectIteration.executeWithOptions({ summary: `iteration ${i.iteration}: inspect changes and detectors` }, [i]),
+    restoreCheckpoint: (i) =>
+      restoreCheckpoint.executeWithOptions({ summary: `restore checkpoint ${i.label} to ${i.to}` }, [i]),
+    persistState: (i) => persistState.executeWithOptions({ summary: persistSummary(i) }, [i]),
+    runGate: (gate) => (i) =>
+      runGate(gate).executeWithOptions({ summary: `iteration ${i.iteration}: gate ${gate.name} (${gate.kind})` }, [i]),
+    relocateWorkspace: (i) =>
+      relocateWorkspace.executeWithOptions({ summary: `move: re-create the workspace at ${i.workspace}` }, [i]),
+  };
+}
+
+const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s).replace(/\s+/g, ' ');
+const minutes = (seconds: number): string =>
+  seconds % 60 === 0
+    ? `${seconds / 60}m`
+    : seconds > 60
+      ? `${Math.floor(seconds / 60)}m${seconds % 60}s`
+      : `${seconds}s`;
+
+/** "iteration 7: gates 3/4 passed, quality 75%, continue" for a recorded iteration; else the loop's status. */
+function persistSummary(i: activities.PersistStateInput): string {
+  const r = i.record;
+  if (!r) return `state: ${i.state.status}${i.state.pendingGate ? ` (gate ${i.state.pendingGate.id})` : ''}`;
+  const parts: string[] = [];
+  if (r.gates?.length) parts.push(`gates ${r.gates.filter((g) => g.passed).length}/${r.gates.length} passed`);
+  if (r.quality !== undefined) parts.push(`quality ${r.quality}%`);
+  if (r.check) parts.push(`check ${r.check.passed ? 'passed' : 'failed'}`);
+  parts.push(r.outcome);
+  return `iteration ${r.n}: ${parts.join(', ')}`;
 }

@@ -2,7 +2,7 @@
  * Writing the loop's state out and ending the loop: search attributes (only what changed), state.json through the
  * `persistState` local activity, and the one way a loop finishes (best output first, then the final state).
  */
-import { log, upsertSearchAttributes, type ApplicationFailure } from '@temporalio/workflow';
+import { log, patched, upsertSearchAttributes, type ApplicationFailure } from '@temporalio/workflow';
 import type { IterationRecord, LoopResult } from '../../core/loop-types';
 import type { InterventionEvent } from '../../core/persistence-types';
 import { SA } from '../search-attributes';
@@ -11,15 +11,24 @@ import { nowIso, type LoopContext, type LoopEnding } from './context';
 
 type SearchAttributeUpdate = Parameters<typeof upsertSearchAttributes>[0] extends (infer U)[] ? U : never;
 
+/** Patch id of the RalphQuality / RalphCostUsd search attributes: loops recorded before them upsert only the others. */
+export const QUALITY_COST_SA_PATCH = 'search-attributes-quality-cost-v1';
+
 /** Upserts the loop's search attributes that changed since the last upsert (each upsert is a history event). */
 export function syncSearchAttributes(ctx: LoopContext): void {
   const { state } = ctx.m;
-  const want = {
+  const want: Partial<Record<keyof typeof SA, string | number | boolean>> = {
     status: state.status,
     iteration: state.iteration,
     awaitingHuman: state.pendingGate !== undefined,
     agent: state.agent,
   };
+  // Upserted together with the iteration (same command), so they add no history event.
+  if (patched(QUALITY_COST_SA_PATCH)) {
+    const quality = [...state.records].reverse().find((r) => r.quality !== undefined)?.quality;
+    if (quality !== undefined) want.quality = quality;
+    want.costUsd = Math.round((state.totals.costUsd ?? 0) * 100) / 100;
+  }
   const changed = (Object.keys(want) as (keyof typeof want)[]).filter((k) => ctx.upserted[k] !== want[k]);
   if (!changed.length) return;
   upsertSearchAttributes(changed.map((k) => ({ key: SA[k], value: want[k] }) as SearchAttributeUpdate));
