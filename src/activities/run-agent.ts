@@ -4,6 +4,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { AgentSpec } from '../config/loop-input';
 import { detectCompletionClaim, parseClaimedFiles, tail } from '../core/claims';
+import { AGENT_OVERLOADED_TYPE, type AgentFailureKind, classifyAgentFailure } from '../core/agent-failure';
 import { ErrorTypes } from '../core/constants';
 import { buildPrompt } from '../core/prompt';
 import type { UsageRecord } from '../core/loop-types';
@@ -55,6 +56,11 @@ export interface RunAgentResult {
   claimedFiles: string[];
   usage?: UsageRecord;
   usageLimit?: { message: string; resetAt?: number };
+  /**
+   * Why the run failed, when it did: `task` is the agent's own failure; the others (auth, usage_limit, overloaded,
+   * binary_missing) are infrastructure, which the anti-laziness detectors skip.
+   */
+  failureKind?: AgentFailureKind;
   /** The end of the agent's answer, for feedback and status. */
   finalTextTail: string;
   /** The pre-run checkpoint (when asked for), and what a retry restored from it. */
@@ -135,7 +141,7 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
   const file = resolveExecutable(cmd.file, input.workspace, env.PATH);
   if (!file)
     throw ApplicationFailure.nonRetryable(
-      `agent executable "${cmd.file}" (adapter ${input.agent.adapter}) was not found on the worker's PATH: install it or set agent.binary`,
+      `agent executable "${cmd.file}" (adapter ${input.agent.adapter}) was not found on the worker's PATH: install it or pass --agent-binary <path> (agent.binary)`,
       ErrorTypes.AgentNotFound,
     );
 
@@ -160,7 +166,10 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
   });
   if (r.cancelled) throw new CancelledFailure('agent run cancelled; its process group was killed');
   if (r.spawnError)
-    throw ApplicationFailure.nonRetryable(`could not start agent "${file}": ${r.spawnError}`, ErrorTypes.AgentNotFound);
+    throw ApplicationFailure.nonRetryable(
+      `could not start agent "${file}": ${r.spawnError}: install it or pass --agent-binary <path> (agent.binary)`,
+      ErrorTypes.AgentNotFound,
+    );
 
   const stdout = readTail(stdoutPath, PARSE_LIMIT_BYTES);
   const stderr = readTail(stderrPath, 1024 * 1024);
@@ -173,6 +182,17 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
     parsed.usageLimit && (r.exitCode !== 0 || parsed.finalText.trim().length <= USAGE_LIMIT_TEXT_MAX)
       ? parsed.usageLimit
       : undefined;
+  const failure = r.timedOut
+    ? undefined
+    : classifyAgentFailure({
+        adapter: input.agent.adapter,
+        exitCode: r.exitCode,
+        finalText: parsed.finalText,
+        stderr: tail(stderr, 8000),
+        isError: parsed.isError,
+        usageLimit,
+        apiStatus: parsed.apiStatus,
+      });
   const result: RunAgentResult = {
     exitCode: r.exitCode,
     signal: r.signal,
@@ -194,10 +214,28 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
         }
       : undefined,
     usageLimit,
+    failureKind: failure?.kind,
     finalTextTail: tail(parsed.finalText || stderr, 1500),
     checkpoint,
   };
   writeJsonAtomic(path.join(dir, `agent-result${sfx}.json`), result);
+  // Bad credentials never fix themselves: the loop fails at once with the line that says how to fix them.
+  if (failure?.kind === 'auth')
+    throw ApplicationFailure.create({
+      message: failure.message,
+      type: ErrorTypes.AgentAuthFailed,
+      nonRetryable: true,
+      details: [result],
+    });
+  // An overloaded API is retried by Temporal's retry policy with backoff (from the pre-run checkpoint): not an
+  // iteration of its own.
+  if (failure?.kind === 'overloaded')
+    throw ApplicationFailure.create({
+      message: failure.message,
+      type: AGENT_OVERLOADED_TYPE,
+      nonRetryable: false,
+      details: [result],
+    });
   if (r.timedOut)
     throw ApplicationFailure.create({
       message: `agent timed out after ${Math.round(r.durationMs / 1000)}s and its process group was killed`,
