@@ -84,7 +84,7 @@ const AUTH_FIX: Record<string, string> = {
   'claude-code':
     'set ANTHROPIC_API_KEY (agent.env or the worker environment) or run `claude /login` as the worker user',
   codex:
-    'set CODEX_API_KEY or OPENAI_API_KEY (agent.env or the worker environment) or run `codex login` as the worker user',
+    'set CODEX_API_KEY or OPENAI_API_KEY (or the env_key of your custom model_provider) in agent.env or the worker environment, or run `codex login` as the worker user',
   gemini:
     'set GEMINI_API_KEY (agent.env or the worker environment) with security.auth.selectedType "gemini-api-key" in ~/.gemini/settings.json, or run `gemini` once to log in',
   aider:

@@ -164,7 +164,9 @@ describe.each(ADAPTERS)('the real %s CLI in a loop', (adapter) => {
     expect((err as Error)?.name).toBe(WorkflowFailedError.name);
     const cause = (err as { cause: { type?: string; message: string } }).cause;
     expect(cause.type).toBe('AgentAuthFailed');
-    expect(cause.message).toMatch(new RegExp(`could not authenticate.*${cli[adapter].keyVar}`));
+    // Codex reads this stub's key from a custom provider's env_key, which the fix line names generically.
+    const fix = adapter === 'codex' ? 'OPENAI_API_KEY \\(or the env_key' : cli[adapter].keyVar;
+    expect(cause.message).toMatch(new RegExp(`could not authenticate.*${fix}`));
     expect(cause.message.split('\n')).toHaveLength(1);
     const s = await h.status(id);
     expect(s.records).toHaveLength(0);
