@@ -6,6 +6,7 @@ import type { AgentSpec } from '../config/loop-input';
 import { detectCompletionClaim, parseClaimedFiles, tail } from '../core/claims';
 import { AGENT_OVERLOADED_TYPE, type AgentFailureKind, classifyAgentFailure } from '../core/agent-failure';
 import { ErrorTypes } from '../core/constants';
+import { resolveEnvRefs } from '../core/env-refs';
 import { buildPrompt } from '../core/prompt';
 import type { UsageRecord } from '../core/loop-types';
 import { getAdapter } from './agents';
@@ -126,9 +127,16 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
     stateDir: input.stateDir,
     hooks: input.hooks,
   });
+  let agentEnv: Record<string, string>;
+  try {
+    // `${NAME}` values come from the worker's environment: secrets stay out of the loop input (workflow history).
+    agentEnv = resolveEnvRefs(input.agent.env, process.env);
+  } catch (e) {
+    throw ApplicationFailure.nonRetryable((e as Error).message, ErrorTypes.AgentConfigError);
+  }
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
-    ...input.agent.env,
+    ...agentEnv,
     ...cmd.env,
     RALPH_LOOP_ID: input.loopId,
     RALPH_ITERATION: String(input.iteration),

@@ -63,6 +63,29 @@ function allFiles(dir: string): { file: string; text: string }[] {
   });
 }
 
+/**
+ * Checks that `key` reached the model API and appears nowhere in the loop's history payloads, its status, or any
+ * file under the state folder (state files, artifacts, agent logs, audit log).
+ */
+async function expectNoLeak(id: string, ws: string, stub: ModelServer, key: string): Promise<void> {
+  expect(JSON.stringify(stub.requests.map((q) => q.headers))).toContain(key);
+  const history = JSON.stringify(await h.client.workflow.getHandle(id).fetchHistory());
+  expect(history).not.toContain(key);
+  // Payload data is base64 in the JSON form of the history: look for the key's encodings at all three offsets.
+  for (let i = 0; i < 3; i++)
+    expect(history).not.toContain(
+      Buffer.from('xx'.slice(0, i) + key)
+        .toString('base64')
+        .slice(4, -4),
+    );
+  expect(JSON.stringify(await h.status(id))).not.toContain(key);
+  expect(
+    allFiles(path.join(ws, '.ralph'))
+      .filter((f) => f.text.includes(key))
+      .map((f) => f.file),
+  ).toEqual([]);
+}
+
 const ADAPTERS: RealAdapter[] = ['claude-code', 'codex', 'gemini'];
 
 describe.each(ADAPTERS)('the real %s CLI in a loop', (adapter) => {
@@ -113,14 +136,7 @@ describe.each(ADAPTERS)('the real %s CLI in a loop', (adapter) => {
     expect(main[0].bytes).toBeGreaterThan(300 * 1024);
 
     // The key went from the worker's environment to the model API, and nowhere else.
-    const key = KEYS[adapter];
-    expect(JSON.stringify(stub.requests.map((q) => q.headers))).toContain(key);
-    const history = await h.client.workflow.getHandle(id).fetchHistory();
-    expect(JSON.stringify(history)).not.toContain(key);
-    expect(Buffer.from(JSON.stringify(history)).toString('base64')).not.toContain(Buffer.from(key).toString('base64'));
-    expect(JSON.stringify(s)).not.toContain(key);
-    const leaks = allFiles(path.join(ws, '.ralph')).filter((f) => f.text.includes(key));
-    expect(leaks.map((f) => f.file)).toEqual([]);
+    await expectNoLeak(id, ws, stub, KEYS[adapter]);
 
     if (adapter === 'claude-code') {
       // Ralph's PreToolUse/PostToolUse hooks ran inside the real claude and logged its tool calls.
@@ -129,23 +145,35 @@ describe.each(ADAPTERS)('the real %s CLI in a loop', (adapter) => {
     }
   });
 
-  it('rejects a claim with no work behind it, then accepts the next iteration that does the work', async () => {
+  it('rejects a claim with no work behind it, then accepts the next iteration that does the work (key via an agent.env ${VAR} reference)', async () => {
     const ws = tempWorkspace({ 'check.js': checkFileExists('done.txt', 'ok') });
-    const stub = await stubFor(adapter, {
-      conversations: [
-        { match: 'iteration 1 of', turns: [{ text: 'Everything is done. <promise>DONE</promise>' }] },
-        {
-          turns: [
-            { tools: [{ kind: 'write', path: path.join(ws, 'done.txt'), content: 'ok\n' }] },
-            { text: 'Created done.txt. <promise>DONE</promise>' },
-          ],
-        },
-      ],
-    });
-    const id = await h.startLoop(realLoop(adapter, stub, ws));
+    // The key reaches the agent through agent.env as a reference to a worker variable, never as its value.
+    const ref = `RALPH_TEST_KEY_${adapter.replace('-', '_').toUpperCase()}`;
+    const key = `ref-${KEYS[adapter]}`;
+    process.env[ref] = key;
+    const stub = await stubFor(
+      adapter,
+      {
+        conversations: [
+          { match: 'iteration 1 of', turns: [{ text: 'Everything is done. <promise>DONE</promise>' }] },
+          {
+            turns: [
+              { tools: [{ kind: 'write', path: path.join(ws, 'done.txt'), content: 'ok\n' }] },
+              { text: 'Created done.txt. <promise>DONE</promise>' },
+            ],
+          },
+        ],
+      },
+      key,
+    );
+    const input = realLoop(adapter, stub, ws);
+    (input.agent as { env: Record<string, string> }).env[cli[adapter].keyVar] = `\${${ref}}`;
+    const id = await h.startLoop(input);
     const r = await h.result(id);
     const s = await h.status(id);
+    delete process.env[ref];
     expect(r).toMatchObject({ status: 'accepted', iterations: 2 });
+    await expectNoLeak(id, ws, stub, key);
     expect(s.records.map((i) => i.outcome)).toEqual(['claim_rejected', 'completed']);
     expect(s.records[0].check?.passed).toBe(false);
   });
