@@ -225,3 +225,35 @@ describe.each(ADAPTERS)('the real %s CLI in a loop', (adapter) => {
     expect(stub.requests.filter((q) => q.status === 429)).toHaveLength(1);
   });
 });
+
+describe.each(['claude-code', 'codex'] as const)('the real %s CLI against an overloaded API', (adapter) => {
+  it('is retried by the activity retry policy, not counted as an iteration', async () => {
+    const ws = tempWorkspace({ 'check.js': checkFileExists('done.txt', 'ok') });
+    const status = adapter === 'claude-code' ? 529 : 503;
+    const stub = await stubFor(adapter, {
+      conversations: [
+        {
+          turns: [
+            {
+              fail: { status, times: 1 },
+              tools: [{ kind: 'write', path: path.join(ws, 'done.txt'), content: 'ok\n' }],
+            },
+            { text: 'Created done.txt. <promise>DONE</promise>' },
+          ],
+        },
+      ],
+    });
+    const id = await h.startLoop(realLoop(adapter, stub, ws));
+    const r = await h.result(id);
+    const s = await h.status(id);
+    expect(r).toMatchObject({ status: 'accepted', iterations: 1 });
+    expect(s.records).toHaveLength(1);
+    expect(s.records[0].agent.attempts).toBe(2);
+    expect(stub.requests.filter((q) => q.status === status)).toHaveLength(1);
+    // The overloaded attempt's result was kept as an artifact, classified.
+    const first = allFiles(path.join(ws, '.ralph')).find((f) =>
+      /agent-result.*a1\.json$|agent-result\.json$/.test(f.file),
+    );
+    expect(first && (JSON.parse(first.text) as { failureKind?: string }).failureKind).toBe('overloaded');
+  });
+});
