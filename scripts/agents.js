@@ -7,6 +7,9 @@
  * when the pinned versions are already there) and locates each platform binary directly: the wrappers' postinstall
  * steps are not run (`--ignore-scripts`), and running the native binary keeps one process per agent run.
  *
+ * Aider comes from PyPI: `aider-chat` pinned in test/agents/requirements-aider.txt, installed into
+ * test/agents/aider-venv with `python3 -m venv` + pip (it installs cleanly, ~110 packages, a few minutes once).
+ *
  * Usage: node scripts/agents.js [ensure|paths|versions] [--quiet] [--json]
  */
 const fs = require('node:fs');
@@ -16,6 +19,8 @@ const { spawnSync } = require('node:child_process');
 const ROOT = path.resolve(__dirname, '..');
 const AGENTS_DIR = path.join(ROOT, 'test', 'agents');
 const MODULES = path.join(AGENTS_DIR, 'node_modules');
+const AIDER_VENV = path.join(AGENTS_DIR, 'aider-venv');
+const AIDER_REQUIREMENTS = path.join(AGENTS_DIR, 'requirements-aider.txt');
 
 /** The platform suffix of the CLIs' optional native packages (`linux-x64`, `darwin-arm64`, `linux-x64-musl`...). */
 function platformSuffix() {
@@ -52,12 +57,26 @@ function pins() {
     claude: deps['@anthropic-ai/claude-code'],
     codex: deps['@openai/codex'],
     gemini: deps['@google/gemini-cli'],
+    aider: /^aider-chat==(\S+)/m.exec(fs.readFileSync(AIDER_REQUIREMENTS, 'utf8'))?.[1],
   };
+}
+
+/** The aider-chat version installed in the venv (from its dist-info folder). */
+function aiderVersion() {
+  const lib = path.join(AIDER_VENV, 'lib');
+  if (!fs.existsSync(lib)) return undefined;
+  for (const py of fs.readdirSync(lib)) {
+    const site = path.join(lib, py, 'site-packages');
+    if (!fs.existsSync(site)) continue;
+    const info = fs.readdirSync(site).find((d) => /^aider_chat-.+\.dist-info$/.test(d));
+    if (info) return info.replace(/^aider_chat-/, '').replace(/\.dist-info$/, '');
+  }
+  return undefined;
 }
 
 /**
  * Where each CLI's executable is once installed, and the version its package.json says.
- * @returns {Record<'claude'|'codex'|'gemini', { path: string, version?: string, present: boolean }>}
+ * @returns {Record<'claude'|'codex'|'gemini'|'aider', { path: string, version?: string, present: boolean }>}
  */
 function locate() {
   const suffix = platformSuffix();
@@ -69,28 +88,38 @@ function locate() {
   const triple = CODEX_TRIPLES[/** @type {keyof typeof CODEX_TRIPLES} */ (plain)] ?? plain;
   const codex = path.join(MODULES, '@openai', `codex-${plain}`, 'vendor', triple, 'bin', 'codex');
   const gemini = path.join(MODULES, '@google', 'gemini-cli', 'bundle', 'gemini.js');
+  const aider = path.join(AIDER_VENV, 'bin', 'aider');
   const version = (/** @type {string} */ pkg) =>
     readJson(path.join(MODULES, ...pkg.split('/'), 'package.json'))?.version;
   return {
     claude: { path: claude, version: version('@anthropic-ai/claude-code'), present: fs.existsSync(claude) },
     codex: { path: codex, version: version('@openai/codex'), present: fs.existsSync(codex) },
     gemini: { path: gemini, version: version('@google/gemini-cli'), present: fs.existsSync(gemini) },
+    aider: { path: aider, version: aiderVersion(), present: fs.existsSync(aider) },
   };
 }
 
-/** Tells whether every pinned CLI is installed at its pinned version. */
-function installed() {
+/** The npm-installed CLIs. */
+const NPM_CLIS = /** @type {const} */ (['claude', 'codex', 'gemini']);
+
+/**
+ * Tells whether the named CLIs (all of them by default) are installed at their pinned versions.
+ * @param {ReadonlyArray<'claude'|'codex'|'gemini'|'aider'>} [names]
+ */
+function installed(names = [...NPM_CLIS, 'aider']) {
   const p = pins();
   const l = locate();
-  return /** @type {const} */ (['claude', 'codex', 'gemini']).every((k) => l[k].present && l[k].version === p[k]);
+  return names.every((k) => l[k].present && l[k].version === p[k]);
 }
 
 /**
- * Installs the pinned CLIs unless they are already there; returns their locations.
+ * Installs the pinned CLIs unless they are already there (npm ci for claude/codex/gemini, pip for aider); returns
+ * their locations.
  * @param {{ quiet?: boolean }} [o]
  */
 function ensure(o = {}) {
-  if (!installed()) {
+  if (!installed(['aider'])) installAider(o);
+  if (!installed(NPM_CLIS)) {
     if (!o.quiet) console.error('installing the pinned agent CLIs into test/agents/node_modules (npm ci)...');
     const r = spawnSync(
       'npm',
@@ -101,12 +130,32 @@ function ensure(o = {}) {
       throw new Error(
         `npm ci --prefix test/agents failed (exit ${r.status}): ${(r.stderr || '').trim().split('\n').slice(-3).join(' ')}`,
       );
-    if (!installed())
-      throw new Error(
-        `the agent CLIs are not where expected after npm ci: ${JSON.stringify(locate())}; is ${platformSuffix()} a supported platform?`,
-      );
   }
+  if (!installed())
+    throw new Error(
+      `the agent CLIs are not where expected after installing: ${JSON.stringify(locate())}; is ${platformSuffix()} a supported platform?`,
+    );
   return locate();
+}
+
+/**
+ * Installs aider-chat (pinned) into test/agents/aider-venv with the system python3 (3.10-3.12).
+ * @param {{ quiet?: boolean }} o
+ */
+function installAider(o) {
+  if (!o.quiet) console.error('installing the pinned aider into test/agents/aider-venv (pip)...');
+  const stdio = o.quiet ? 'pipe' : 'inherit';
+  const venv = spawnSync('python3', ['-m', 'venv', AIDER_VENV], { stdio, encoding: 'utf8' });
+  if (venv.status !== 0) throw new Error(`python3 -m venv test/agents/aider-venv failed (exit ${venv.status})`);
+  const pip = spawnSync(
+    path.join(AIDER_VENV, 'bin', 'pip'),
+    ['install', '--quiet', '--disable-pip-version-check', '-r', AIDER_REQUIREMENTS],
+    { stdio, encoding: 'utf8' },
+  );
+  if (pip.status !== 0)
+    throw new Error(
+      `pip install -r test/agents/requirements-aider.txt failed (exit ${pip.status}): ${(pip.stderr || '').trim().split('\n').slice(-3).join(' ')}`,
+    );
 }
 
 /** Each installed CLI's own `--version` output. */

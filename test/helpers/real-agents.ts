@@ -14,11 +14,41 @@ import type { StubScript } from './model-servers/script';
 import type { ModelServer } from './model-servers/server';
 
 const agents = require('../../scripts/agents.js') as {
-  ensure: (o: { quiet?: boolean }) => Record<'claude' | 'codex' | 'gemini', { path: string; version: string }>;
+  ensure: (o: {
+    quiet?: boolean;
+  }) => Record<'claude' | 'codex' | 'gemini' | 'aider', { path: string; version: string }>;
 };
 
 /** The adapters that run a real CLI against a stub. */
 export type RealAdapter = 'claude-code' | 'codex' | 'gemini';
+
+/** Aider (pip) against the Anthropic stub: it edits through text in its "whole" format, no tools. */
+export interface RealAider {
+  binary: string;
+  version: string;
+  keyVar: 'ANTHROPIC_API_KEY';
+  /** Aider's own few-shot assistant messages before the conversation (whole edit format, no files in the chat). */
+  prefixTurns: number;
+  spec(stub: ModelServer, home: string, env?: Record<string, string>): AgentSpec;
+}
+
+/** Installs the pinned CLIs if needed and describes aider. */
+export function realAider(): RealAider {
+  const cli = agents.ensure({ quiet: true });
+  return {
+    binary: cli.aider.path,
+    version: cli.aider.version,
+    keyVar: 'ANTHROPIC_API_KEY',
+    prefixTurns: 3,
+    spec: (stub, home, env = {}) => ({
+      adapter: 'aider',
+      binary: cli.aider.path,
+      model: 'anthropic/claude-sonnet-4-20250514',
+      args: ['--edit-format', 'whole', '--no-git', '--no-check-update', '--no-analytics', '--no-show-release-notes'],
+      env: { HOME: home, ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_BASE: stub.url, ...env },
+    }),
+  };
+}
 
 /** One real CLI against its stub. */
 export interface RealAgent {

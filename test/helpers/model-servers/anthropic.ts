@@ -84,10 +84,10 @@ export async function startAnthropicStub(script: StubScript): Promise<ModelServe
     let text = 'OK';
     let calls: StubToolCall[] = [];
     let usage = { input: Math.ceil(req.bytes / 4), output: 10 };
-    if (tools.length) {
+    if (tools.length || script.everyRequestIsATurn) {
       const firstUser = messages.find((m) => m.role === 'user');
       const conversation = pickConversation(script, firstUser ? textOf(firstUser.content) : '');
-      const turn = messages.filter((m) => m.role === 'assistant').length;
+      const turn = Math.max(0, messages.filter((m) => m.role === 'assistant').length - (script.prefixTurns ?? 0));
       log.conversation = conversation;
       log.turn = turn;
       const fail = player.failure(conversation, turn);

@@ -43,6 +43,10 @@ export interface StubConversation {
 export interface StubScript {
   /** The API key the CLI must send; any other key (or none) gets the vendor's 401. Unset: any key is accepted. */
   apiKey?: string;
+  /** Every request is a turn, tools offered or not (aider edits through text, with no tools). */
+  everyRequestIsATurn?: boolean;
+  /** Assistant messages the CLI itself puts before the conversation (aider's few-shot examples): not turns. */
+  prefixTurns?: number;
   conversations: StubConversation[];
 }
 

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { getAdapter } from '../../../../src/activities/agents';
 import { agentInvocation, runCommand, useTmpDirs } from '../../../helpers/fake-agents';
 import type { ModelServer } from '../../../helpers/model-servers/server';
-import { type RealAdapter, type RealAgent, realAgents, tempHome } from '../../../helpers/real-agents';
+import { startAnthropicStub } from '../../../helpers/model-servers/anthropic';
+import { type RealAdapter, type RealAgent, realAgents, realAider, tempHome } from '../../../helpers/real-agents';
 
 const tmpDir = useTmpDirs();
 let cli: Record<RealAdapter, RealAgent>;
@@ -46,5 +47,33 @@ describe.each(['claude-code', 'codex', 'gemini'] as const)('the real %s CLI, one
     expect(parsed.finalText).toContain('<promise>DONE</promise>');
     expect(parsed.usage?.inputTokens).toBeGreaterThan(0);
     expect(parsed.isError).toBe(false);
+  });
+});
+
+describe('the real aider (pip), one scripted turn against the Anthropic stub', () => {
+  it('runs the command the adapter builds, applies the edit the model wrote and parses the answer, tokens and cost', async () => {
+    const aider = realAider();
+    const ws = tmpDir('ralph-ws-');
+    const stub = await startAnthropicStub({
+      apiKey: 'check-key',
+      everyRequestIsATurn: true,
+      prefixTurns: aider.prefixTurns,
+      conversations: [{ turns: [{ text: 'Creating it.\n\nhello.txt\n```\nhello\n```\n\n<promise>DONE</promise>\n' }] }],
+    });
+    stubs.push(stub);
+    const spec = aider.spec(stub, tempHome(), { [aider.keyVar]: 'check-key' });
+    const inv = agentInvocation('aider', ws, spec);
+    fs.mkdirSync(path.dirname(inv.promptFile), { recursive: true });
+    fs.writeFileSync(inv.promptFile, inv.prompt);
+    const impl = getAdapter('aider');
+    const run = await runCommand(impl.build(inv), ws, spec.env);
+    const parsed = impl.parse(run.out);
+    process.stdout.write(`aider ${aider.version}: exit ${run.exitCode}, ${stub.requests.length} requests\n`);
+    expect(run.exitCode).toBe(0);
+    expect(fs.readFileSync(path.join(ws, 'hello.txt'), 'utf8')).toBe('hello\n');
+    expect(parsed.filesTouched).toEqual(['hello.txt']);
+    expect(parsed.finalText).toContain('<promise>DONE</promise>');
+    expect(parsed.usage?.inputTokens).toBeGreaterThan(0);
+    expect(parsed.usage?.costUsd).toBeGreaterThan(0);
   });
 });
