@@ -17,7 +17,17 @@ const banned = [
 ];
 
 module.exports = tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.temporal/**', '.ralph/**', 'coverage/**', 'test/fixtures/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.temporal/**',
+      '.ralph/**',
+      'coverage/**',
+      'test/fixtures/**',
+      'test/agents/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

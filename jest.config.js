@@ -4,6 +4,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The real agent CLIs (scripts/agents.js) install under test/agents: ~1 GB of packages, nothing to test or map.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/agents/'],
+  modulePathIgnorePatterns: ['<rootDir>/test/agents/'],
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',

@@ -4,7 +4,9 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { AgentSpec } from '../config/loop-input';
 import { detectCompletionClaim, parseClaimedFiles, tail } from '../core/claims';
+import { AGENT_OVERLOADED_TYPE, type AgentFailureKind, classifyAgentFailure } from '../core/agent-failure';
 import { ErrorTypes } from '../core/constants';
+import { resolveEnvRefs } from '../core/env-refs';
 import { buildPrompt } from '../core/prompt';
 import type { UsageRecord } from '../core/loop-types';
 import { getAdapter } from './agents';
@@ -64,6 +66,11 @@ export interface RunAgentResult {
   claimedFiles: string[];
   usage?: UsageRecord;
   usageLimit?: { message: string; resetAt?: number };
+  /**
+   * Why the run failed, when it did: `task` is the agent's own failure; the others (auth, usage_limit, overloaded,
+   * binary_missing) are infrastructure, which the anti-laziness detectors skip.
+   */
+  failureKind?: AgentFailureKind;
   /** The end of the agent's answer, for feedback and status. */
   finalTextTail: string;
   /** The pre-run checkpoint (when asked for), and what a retry restored from it. */
@@ -132,9 +139,16 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
     stateDir: input.stateDir,
     hooks: input.hooks,
   });
+  let agentEnv: Record<string, string>;
+  try {
+    // `${NAME}` values come from the worker's environment: secrets stay out of the loop input (workflow history).
+    agentEnv = resolveEnvRefs(input.agent.env, process.env);
+  } catch (e) {
+    throw ApplicationFailure.nonRetryable((e as Error).message, ErrorTypes.AgentConfigError);
+  }
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
-    ...input.agent.env,
+    ...agentEnv,
     ...cmd.env,
     RALPH_LOOP_ID: input.loopId,
     RALPH_ITERATION: String(input.iteration),
@@ -147,7 +161,7 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
   const file = resolveExecutable(cmd.file, input.workspace, env.PATH);
   if (!file)
     throw ApplicationFailure.nonRetryable(
-      `agent executable "${cmd.file}" (adapter ${input.agent.adapter}) was not found on the worker's PATH: install it or set agent.binary`,
+      `agent executable "${cmd.file}" (adapter ${input.agent.adapter}) was not found on the worker's PATH: install it or pass --agent-binary <path> (agent.binary)`,
       ErrorTypes.AgentNotFound,
     );
 
@@ -172,7 +186,10 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
   });
   if (r.cancelled) throw new CancelledFailure('agent run cancelled; its process group was killed');
   if (r.spawnError)
-    throw ApplicationFailure.nonRetryable(`could not start agent "${file}": ${r.spawnError}`, ErrorTypes.AgentNotFound);
+    throw ApplicationFailure.nonRetryable(
+      `could not start agent "${file}": ${r.spawnError}: install it or pass --agent-binary <path> (agent.binary)`,
+      ErrorTypes.AgentNotFound,
+    );
 
   const stdout = readTail(stdoutPath, PARSE_LIMIT_BYTES);
   const stderr = readTail(stderrPath, 1024 * 1024);
@@ -185,6 +202,17 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
     parsed.usageLimit && (r.exitCode !== 0 || parsed.finalText.trim().length <= USAGE_LIMIT_TEXT_MAX)
       ? parsed.usageLimit
       : undefined;
+  const failure = r.timedOut
+    ? undefined
+    : classifyAgentFailure({
+        adapter: input.agent.adapter,
+        exitCode: r.exitCode,
+        finalText: parsed.finalText,
+        stderr: tail(stderr, 8000),
+        isError: parsed.isError,
+        usageLimit,
+        apiStatus: parsed.apiStatus,
+      });
   const result: RunAgentResult = {
     exitCode: r.exitCode,
     signal: r.signal,
@@ -206,6 +234,7 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
         }
       : undefined,
     usageLimit,
+    failureKind: failure?.kind,
     finalTextTail: tail(parsed.finalText || stderr, 1500),
     checkpoint,
   };
@@ -231,6 +260,23 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
     timedOut: r.timedOut,
     ms: r.durationMs,
   });
+  // Bad credentials never fix themselves: the loop fails at once with the line that says how to fix them.
+  if (failure?.kind === 'auth')
+    throw ApplicationFailure.create({
+      message: failure.message,
+      type: ErrorTypes.AgentAuthFailed,
+      nonRetryable: true,
+      details: [result],
+    });
+  // An overloaded API is retried by Temporal's retry policy with backoff (from the pre-run checkpoint): not an
+  // iteration of its own.
+  if (failure?.kind === 'overloaded')
+    throw ApplicationFailure.create({
+      message: failure.message,
+      type: AGENT_OVERLOADED_TYPE,
+      nonRetryable: false,
+      details: [result],
+    });
   if (r.timedOut)
     throw ApplicationFailure.create({
       message: `agent timed out after ${Math.round(r.durationMs / 1000)}s and its process group was killed`,

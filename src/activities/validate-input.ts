@@ -109,7 +109,7 @@ export function assertAgentAvailable(input: LoopInput): string {
   const found = resolveExecutable(cmd.file, input.workspace, envPath);
   if (!found)
     throw ApplicationFailure.nonRetryable(
-      `agent executable "${cmd.file}" (adapter ${input.agent.adapter}) was not found on the worker's PATH: install it there or set input.agent.binary to its path`,
+      `agent executable "${cmd.file}" (adapter ${input.agent.adapter}) was not found on the worker's PATH: install it there or pass --agent-binary <path> (input.agent.binary)`,
       ErrorTypes.AgentNotFound,
     );
   return found;

@@ -38,6 +38,8 @@ export const ErrorTypes = {
   WorkspaceNotFound: 'WorkspaceNotFound',
   AgentNotFound: 'AgentNotFound',
   AgentConfigError: 'AgentConfigError',
+  /** The agent CLI is not logged in or its API key is invalid: the message names the variable or command that fixes it. */
+  AgentAuthFailed: 'AgentAuthFailed',
   PromptFileNotFound: 'PromptFileNotFound',
 } as const;
 /** A failure type from {@link ErrorTypes}. */

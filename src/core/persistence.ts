@@ -5,6 +5,7 @@
  * `LoopState.persistence` and crosses continue-as-new with it.
  */
 import type { PersistenceConfig } from '../config/persistence-config';
+import { type AgentFailureKind, isInfraFailure } from './agent-failure';
 import { selectBest } from './best-output';
 import { detection, worstVerdict, type Detection, type Verdict } from './detections';
 import { detectCoverageRegression } from './detectors/coverage-regression';
@@ -48,6 +49,11 @@ export interface IterationFindings {
   pre?: string;
   post?: string;
   taskChars: number;
+  /**
+   * Why the agent run failed, when it did (RunAgentResult.failureKind). An infrastructure kind (auth, usage_limit,
+   * overloaded, binary_missing) says nothing about the agent's work: the iteration is not recorded at all.
+   */
+  failureKind?: AgentFailureKind;
 }
 
 /** A human gate the layer asks for. */
@@ -146,6 +152,10 @@ export class PersistenceTracker {
 
   /** Records one iteration's findings and decides what follows: events, override, feedback, recovery, escalation. */
   afterIteration(f: IterationFindings): IterationDecision {
+    // An overloaded API or a usage limit is not the agent being stuck or lazy: no fingerprint, no-files count,
+    // trajectory point or detection, so stuck-loop, no-files and circuit-breaker detectors never see it.
+    if (isInfraFailure(f.failureKind))
+      return { events: [], types: [], verdict: 'PASS', overrideClaim: false, feedback: [] };
     const s = this.state;
     const on = this.cfg.detectors;
     // The workspace pass names deleted tests from the sources (with bodies, so renames are not deletions); the

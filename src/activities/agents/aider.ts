@@ -2,7 +2,7 @@ import { detectUsageLimit } from '../../core/claims';
 import type { AgentAdapterImpl, AgentUsage, ParsedAgentOutput } from './types';
 
 /**
- * Aider in scripting mode (`aider --message`): it does the one instruction, applies the edits and exits.
+ * Aider in scripting mode (`aider --message-file`): it does the one instruction, applies the edits and exits.
  * Flags from aider.chat/docs/scripting.html and docs/config/options.md: `--yes-always` answers every confirmation
  * (`--yes` was renamed to it), `--no-pretty` and `--no-stream` keep the transcript plain text, printed once.
  */
@@ -13,7 +13,16 @@ export const aiderAdapter: AgentAdapterImpl = {
     const model = inv.spec.model ? ['--model', inv.spec.model] : [];
     return {
       file: inv.spec.binary ?? 'aider',
-      args: ['--message', inv.prompt, '--yes-always', '--no-pretty', '--no-stream', ...model, ...inv.spec.args],
+      // From a file, never argv: Linux caps one argument at 128 KiB.
+      args: [
+        '--message-file',
+        inv.promptFile,
+        '--yes-always',
+        '--no-pretty',
+        '--no-stream',
+        ...model,
+        ...inv.spec.args,
+      ],
     };
   },
   parse(out) {

@@ -6,7 +6,7 @@ import { type Json, isObj, num, parseJsonObject, str } from './json';
 import type { AgentAdapterImpl, AgentUsage, ParsedAgentOutput } from './types';
 
 /**
- * Claude Code in print mode (`claude -p`), streaming its transcript as JSON lines.
+ * Claude Code in print mode (`claude -p`, the prompt on stdin), streaming its transcript as JSON lines.
  * Flags from the headless-mode and CLI reference docs (code.claude.com/docs/en/headless, /cli-reference):
  * `--output-format stream-json` needs `--verbose` in print mode; `--permission-mode acceptEdits` lets it edit files
  * without a prompt nobody could answer, while shell commands still need `--allowedTools` (add them to `agent.args`).
@@ -29,7 +29,6 @@ export const claudeCodeAdapter: AgentAdapterImpl = {
       file: inv.spec.binary ?? 'claude',
       args: [
         '-p',
-        inv.prompt,
         '--output-format',
         'stream-json',
         '--verbose',
@@ -39,6 +38,8 @@ export const claudeCodeAdapter: AgentAdapterImpl = {
         ...settings,
         ...inv.spec.args,
       ],
+      // Through stdin, never argv: Linux caps one argument at 128 KiB and a prompt with feedback can be longer.
+      input: inv.prompt,
       ...(Object.keys(env).length ? { env } : {}),
     };
   },
@@ -108,6 +109,7 @@ export function parseClaudeStream(
     filesTouched: filesTouched.length ? filesTouched : undefined,
     sessionId,
     isError,
+    apiStatus: num(result?.api_error_status),
   };
 }
 

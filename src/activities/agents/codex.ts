@@ -7,8 +7,8 @@ import type { AgentAdapterImpl, AgentUsage, ParsedAgentOutput } from './types';
  * Flags from developers.openai.com/codex/noninteractive and codex-rs/exec/src/cli.rs: `--json` streams
  * `thread.*`/`turn.*`/`item.*` events; `--sandbox workspace-write` lets it edit the workspace (exec is read-only by
  * default, and the old `--full-auto` is deprecated in its favour); `--skip-git-repo-check` because the loop keeps its
- * own checkpoints and a workspace need not be a git repository. The prompt is the last positional argument, so
- * `agent.args` go before it.
+ * own checkpoints and a workspace need not be a git repository. The prompt is read from stdin (the `-` positional
+ * argument), so `agent.args` go before it.
  */
 export const codexAdapter: AgentAdapterImpl = {
   name: 'codex',
@@ -25,8 +25,10 @@ export const codexAdapter: AgentAdapterImpl = {
         '--skip-git-repo-check',
         ...model,
         ...inv.spec.args,
-        inv.prompt,
+        // `-` reads the prompt from stdin: never argv, which Linux caps at 128 KiB per argument.
+        '-',
       ],
+      input: inv.prompt,
     };
   },
   parse(out) {
@@ -99,7 +101,7 @@ export function parseCodexEvents(
   return {
     finalText: finalText ?? (failed && errorText ? errorText : other.join('\n')),
     usage,
-    usageLimit: detectUsageLimit(limitText, now),
+    usageLimit: detectUsageLimit(limitText, now) ?? codexUsageLimit(limitText, now),
     filesTouched: filesTouched.length ? filesTouched : undefined,
     sessionId,
     isError: turnFailed ? true : turnCompleted ? false : undefined,
@@ -116,4 +118,16 @@ function readUsage(u: unknown): AgentUsage | undefined {
     cacheReadTokens: cached,
   };
   return Object.values(usage).some((v) => v !== undefined) ? usage : undefined;
+}
+
+/** Codex's plan-limit answer: "You’ve hit your usage limit. … try again at 6:02 PM." (the worker's local time). */
+const CODEX_LIMIT_LINE = /you(?:['’]ve| have) hit your usage limit/i;
+
+function codexUsageLimit(text: string, now: number): ParsedAgentOutput['usageLimit'] {
+  const line = text.split(/\r?\n/).find((l) => CODEX_LIMIT_LINE.test(l));
+  if (!line) return undefined;
+  const at = /try again at\s+(\d{1,2}(?::\d{2})?\s*(?:am|pm)?)/i.exec(line)?.[1];
+  // Core reads the clock time once a line reads as a limit ("resets at 6:02 PM").
+  const resetAt = at ? detectUsageLimit(`usage limit reached, resets at ${at}`, now)?.resetAt : undefined;
+  return { message: line.trim().slice(0, 300), resetAt };
 }

@@ -15,7 +15,10 @@ export const geminiAdapter: AgentAdapterImpl = {
     const model = inv.spec.model ? ['--model', inv.spec.model] : [];
     return {
       file: inv.spec.binary ?? 'gemini',
-      args: ['-p', inv.prompt, '--output-format', 'json', '--approval-mode', 'yolo', ...model, ...inv.spec.args],
+      // The prompt goes through stdin (Gemini puts piped input before the `-p` text), never argv: Linux caps one
+      // argument at 128 KiB. `-p` still forces headless mode.
+      args: ['-p', ' ', '--output-format', 'json', '--approval-mode', 'yolo', ...model, ...inv.spec.args],
+      input: inv.prompt,
     };
   },
   parse(out) {
@@ -49,8 +52,13 @@ export function parseGeminiJson(
     usageLimit: geminiUsageLimit(limitText, error, now),
     sessionId: str(payload?.session_id) ?? str(errPayload?.session_id),
     isError: error ? true : payload ? false : undefined,
+    // `code` is an HTTP status for API errors, an exit code (41: auth) for the CLI's own.
+    apiStatus: httpStatus(num(error?.code)),
   };
 }
+
+const httpStatus = (n: number | undefined): number | undefined =>
+  n !== undefined && n >= 400 && n < 600 ? n : undefined;
 
 /** The `response` string of a JSON object cut short (Gemini prints it before `stats`), if it is whole. */
 function salvageResponse(stdout: string): string | undefined {
@@ -90,7 +98,13 @@ function geminiUsageLimit(text: string, error: Json | undefined, now: number): P
   const line = text.split(/\r?\n/).find((l) => GEMINI_LIMIT.test(l));
   if (!found && !line && !quotaError) return undefined;
   const message = found?.message ?? (line ?? (text.trim().split(/\r?\n/)[0] || 'quota exhausted')).trim().slice(0, 300);
-  return { message, resetAt: found?.resetAt ?? resetAfter(text, now) };
+  // "Please retry in 5400s." (the API's RetryInfo, quoted in stderr) is the reset when nothing names one.
+  const retryIn = /retry in\s+\d+(?:\.\d+)?\s*s\b/i.exec(text)?.[0];
+  const resetAt =
+    found?.resetAt ??
+    resetAfter(text, now) ??
+    (retryIn ? detectUsageLimit(`usage limit reached: ${retryIn}`, now)?.resetAt : undefined);
+  return { message, resetAt };
 }
 
 /** "reset after 2h13m37s" (a Go duration) → epoch ms. */

@@ -60,6 +60,8 @@ export interface ParsedAgentOutput {
   sessionId?: string;
   /** The agent's own output says the run failed (e.g. claude's `is_error`). */
   isError?: boolean;
+  /** The HTTP status of the API call that failed the run, when the CLI reports it (claude, gemini). */
+  apiStatus?: number;
 }
 
 /** Raw output of a finished run, given to {@link AgentAdapterImpl.parse}. */

@@ -85,6 +85,8 @@ export function judge(ctx: LoopContext, f: IterationFacts): Judgement {
       pre: agent?.checkpoint ? preLabel(f.n) : undefined,
       post: inspected ? postLabel(f.n) : undefined,
       taskChars: (ctx.input.prompt ?? '').length,
+      // Infrastructure failures (overloaded API, usage limit...) are not the agent's doing: the detectors skip them.
+      failureKind: agent?.failureKind,
     });
     // A claim nothing backs is overridden: the task stays open (only a promise-only loop would have accepted it).
     if (decision.overrideClaim && completed && !verified) completed = false;

@@ -1,6 +1,7 @@
 /** How activity failures read to the loop: configuration errors, timeouts, and text for records and feedback. */
 import { ApplicationFailure } from '@temporalio/workflow';
 import type * as activities from '../../activities';
+import { AGENT_OVERLOADED_TYPE } from '../../core/agent-failure';
 import { ErrorTypes } from '../../core/constants';
 import type { IterationRecord } from '../../core/loop-types';
 
@@ -40,6 +41,13 @@ export function describeActivityFailure(e: unknown): {
     return {
       message: cause.message ?? 'agent timed out',
       timedOut: true,
+      result: cause.details?.[0] as activities.RunAgentResult | undefined,
+    };
+  // An overloaded API after the retry policy's last attempt: the run's result says so (failureKind 'overloaded').
+  if (cause?.name === 'ApplicationFailure' && cause.type === AGENT_OVERLOADED_TYPE)
+    return {
+      message: cause.message ?? 'model API overloaded',
+      timedOut: false,
       result: cause.details?.[0] as activities.RunAgentResult | undefined,
     };
   return { message: cause?.message ?? err?.message ?? String(e), timedOut: false };

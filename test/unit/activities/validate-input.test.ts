@@ -71,7 +71,7 @@ describe('validateLoopInput', () => {
       'a missing agent executable',
       () => ({ ...base(ws()), agent: { adapter: 'aider', binary: 'aider-not-here' } }),
       'AgentNotFound',
-      /"aider-not-here" \(adapter aider\) was not found.*set input.agent.binary/,
+      /"aider-not-here" \(adapter aider\) was not found.*pass --agent-binary <path> \(input.agent.binary\)/,
     ],
   ])('fails non-retryably on %s', async (_what, raw, type, message) => {
     const f = await failure(raw());

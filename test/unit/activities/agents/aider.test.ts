@@ -16,17 +16,24 @@ const RATE_LIMITED = 'The API provider has rate limited you. Try again later or 
 
 const tmpDir = useTmpDirs();
 
-const invocation = (workspace: string, spec: Partial<AgentSpec> = {}) =>
-  agentInvocation('aider', workspace, spec, '# Task\n\nCreate hello.py.\n');
+/** The invocation of one aider run, its prompt file written as runAgent writes it (when the workspace exists). */
+const invocation = (workspace: string, spec: Partial<AgentSpec> = {}) => {
+  const inv = agentInvocation('aider', workspace, spec, '# Task\n\nCreate hello.py.\n');
+  if (fs.existsSync(workspace)) {
+    fs.mkdirSync(path.dirname(inv.promptFile), { recursive: true });
+    fs.writeFileSync(inv.promptFile, inv.prompt);
+  }
+  return inv;
+};
 
 describe('aiderAdapter.build', () => {
-  it('sends the prompt as one message, answers yes, prints plain unstreamed text, the model, then agent.args', () => {
+  it('sends the prompt file as one message, answers yes, prints plain unstreamed text, the model, then agent.args', () => {
     const cmd = aiderAdapter.build(invocation('/ws', { model: 'sonnet', args: ['--no-auto-commits'] }));
     expect(cmd).toEqual({
       file: 'aider',
       args: [
-        '--message',
-        '# Task\n\nCreate hello.py.\n',
+        '--message-file',
+        '/ws/.ralph/prompt.md',
         '--yes-always',
         '--no-pretty',
         '--no-stream',

@@ -30,7 +30,6 @@ describe('claudeCodeAdapter.build', () => {
       file: 'claude',
       args: [
         '-p',
-        '# Task\n\nCreate hello.txt.\n',
         '--output-format',
         'stream-json',
         '--verbose',
@@ -41,6 +40,7 @@ describe('claudeCodeAdapter.build', () => {
         '--max-turns',
         '40',
       ],
+      input: '# Task\n\nCreate hello.txt.\n',
     });
   });
 
@@ -179,6 +179,7 @@ describe('claudeCodeAdapter.parse', () => {
         },
         sessionId: 's-1',
         isError: true,
+        apiStatus: 429,
       },
     },
     {

@@ -25,7 +25,7 @@ const tmpDir = useTmpDirs();
 const invocation = (workspace: string, spec: Partial<AgentSpec> = {}) => agentInvocation('codex', workspace, spec);
 
 describe('codexAdapter.build', () => {
-  it('runs exec with JSON events, a workspace-write sandbox, no git check, the model, agent.args, then the prompt', () => {
+  it('runs exec with JSON events, a workspace-write sandbox, no git check, the model, agent.args, then `-` (the prompt on stdin)', () => {
     const cmd = codexAdapter.build(
       invocation('/ws', { model: 'gpt-5-codex', args: ['-c', 'model_reasoning_effort=high'] }),
     );
@@ -41,8 +41,9 @@ describe('codexAdapter.build', () => {
         'gpt-5-codex',
         '-c',
         'model_reasoning_effort=high',
-        '# Task\n\nCreate hello.txt.\n',
+        '-',
       ],
+      input: '# Task\n\nCreate hello.txt.\n',
     });
   });
 

@@ -22,7 +22,7 @@ const tmpDir = useTmpDirs();
 const invocation = (workspace: string, spec: Partial<AgentSpec> = {}) => agentInvocation('gemini', workspace, spec);
 
 describe('geminiAdapter.build', () => {
-  it('runs headless with JSON output, auto-approved tools, the model, then agent.args', () => {
+  it('runs headless with JSON output, auto-approved tools, the model, then agent.args; the prompt on stdin', () => {
     const cmd = geminiAdapter.build(
       invocation('/ws', { model: 'gemini-2.5-pro', args: ['--include-directories', '../lib'] }),
     );
@@ -30,7 +30,7 @@ describe('geminiAdapter.build', () => {
       file: 'gemini',
       args: [
         '-p',
-        '# Task\n\nCreate hello.txt.\n',
+        ' ',
         '--output-format',
         'json',
         '--approval-mode',
@@ -40,6 +40,7 @@ describe('geminiAdapter.build', () => {
         '--include-directories',
         '../lib',
       ],
+      input: '# Task\n\nCreate hello.txt.\n',
     });
   });
 

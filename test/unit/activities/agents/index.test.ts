@@ -44,9 +44,14 @@ describe('every CLI adapter', () => {
     expect(containsRun(getAdapter(adapter).build(invocation({ adapter, args })).args, args)).toBe(true);
   });
 
-  it.each(cli)('%s passes the prompt as a single argument', (adapter) => {
-    expect(getAdapter(adapter).build(invocation({ adapter })).args).toContain('# Task\n\nDo it.\n');
-  });
+  it.each(cli)(
+    '%s passes the prompt through stdin or a file, never argv (128 KiB per argument on Linux)',
+    (adapter) => {
+      const cmd = getAdapter(adapter).build(invocation({ adapter }));
+      expect(cmd.args.join('\n')).not.toContain('Do it.');
+      expect(cmd.input === '# Task\n\nDo it.\n' || cmd.args.includes(invocation({ adapter }).promptFile)).toBe(true);
+    },
+  );
 
   it.each(cli)('%s builds a command for the empty prompt input validation uses', (adapter) => {
     expect(() => getAdapter(adapter).build(invocation({ adapter }))).not.toThrow();
