@@ -42,6 +42,8 @@ const isPattern = (p: string): boolean => /[*?[{]/.test(p);
 export function protectedHits(r: ProtectedPathRules, t: TouchedPath): ProtectedHit[] {
   const p = t.path.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
   if (!p || p.startsWith('/') || p.startsWith('../') || p === '..' || p.startsWith('~') || p.startsWith('$')) return [];
+  // The loop's own state (manifest, checkpoints, logs) is never the agent's to touch.
+  if (p === '.ralph' || p.startsWith('.ralph/')) return [{ path: p, kind: 'loop_state', action: t.action }];
   const allowed = new Set(r.allowed.map((a) => a.path));
   const exact = r.protected.find((e) => e.path === p);
   if (exact) return [{ path: p, kind: exact.kind, action: t.action }];

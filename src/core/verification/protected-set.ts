@@ -16,6 +16,7 @@ export const ProtectedKinds = [
   'named_by_check',
   'user',
   'sections',
+  'loop_state',
 ] as const;
 /** One of {@link ProtectedKinds}. */
 export type ProtectedKind = (typeof ProtectedKinds)[number];

@@ -60,6 +60,11 @@ describe('protectedHits', () => {
     ['a new conftest.py', w('tests/conftest.py'), ['tests/conftest.py']],
     ['a new file under a protect glob', w('golden/out.txt'), ['golden/out.txt']],
     ['package.json (settings judged by the hook)', w('package.json'), ['package.json']],
+    [
+      "the loop's manifest",
+      w('.ralph/loops/L/verification/manifest.json'),
+      ['.ralph/loops/L/verification/manifest.json'],
+    ],
     // Not protected.
     ['a new test file', w('test/new.test.ts'), []],
     ['a file the task names', w('test/legacy.test.ts'), []],
