@@ -20,6 +20,9 @@ export interface LoopActivities {
   persistState: Acts['persistState'];
   /** `runGate` with the options of one gate (its own timeout and retry policy). */
   runGate: (gate: GateSpec) => Acts['runGate'];
+  recordVerificationBaseline: Acts['recordVerificationBaseline'];
+  verifyWork: Acts['verifyWork'];
+  revertProtectedChanges: Acts['revertProtectedChanges'];
 }
 
 /**
@@ -79,5 +82,33 @@ export function loopActivities(input: LoopInput): LoopActivities {
       heartbeatTimeout: '1 minute',
       retry: { maximumAttempts: gate.maxAttempts ?? 2, initialInterval: '1 second' },
     }).runGate;
-  return { runAgent, checkCompletion, inspectIteration, restoreCheckpoint, persistState, runGate };
+  // Verification (patch verification-v1): the baseline is a checkpoint and a file listing; the verification run is the
+  // completion command and every gate at once in a verification tree, so its limit is the longest of them plus time
+  // to build and remove the tree. Heartbeats come from the commands it runs.
+  const { recordVerificationBaseline, revertProtectedChanges } = proxyActivities<Acts>({
+    startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: '5 minutes',
+    retry: { maximumAttempts: 3, initialInterval: '1 second' },
+  });
+  const longestCheck = Math.max(
+    input.completion.timeoutSeconds,
+    ...(input.gates?.gates ?? []).filter((g) => g.enabled).map((g) => g.timeoutSeconds),
+  );
+  const { verifyWork } = proxyActivities<Acts>({
+    startToCloseTimeout: `${longestCheck + 300} seconds`,
+    heartbeatTimeout: '5 minutes',
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    retry: { maximumAttempts: 2, initialInterval: '1 second' },
+  });
+  return {
+    runAgent,
+    checkCompletion,
+    inspectIteration,
+    restoreCheckpoint,
+    persistState,
+    runGate,
+    recordVerificationBaseline,
+    verifyWork,
+    revertProtectedChanges,
+  };
 }
