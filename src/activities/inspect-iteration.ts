@@ -211,7 +211,13 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
   let pushError: string | undefined;
   if (input.pushTo && git) {
     try {
-      await pushCheckpoint({ workspace: input.workspace, loopId: input.loopId, label: input.post, url: input.pushTo });
+      await pushCheckpoint({
+        workspace: input.workspace,
+        stateDir: input.stateDir,
+        loopId: input.loopId,
+        label: input.post,
+        url: input.pushTo,
+      });
       pushed = true;
     } catch (e) {
       pushed = false;

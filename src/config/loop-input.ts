@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PersistenceConfig } from './persistence-config';
 import { GatesConfig } from './gates-config';
 import { HOST_ID_PATTERN } from '../core/hosts';
+import { VerificationConfig } from './verification-config';
 
 /** Agent adapters the loop can drive. */
 export const AgentAdapters = ['claude-code', 'codex', 'gemini', 'aider', 'command', 'scripted'] as const;
@@ -131,6 +132,12 @@ export const LoopInput = z
     checkpointRemote: z.string().min(1).default('origin'),
     /** Set by validation: the URL of `checkpointRemote` as the bound host sees it. */
     checkpointRemoteUrl: z.string().min(1).optional(),
+    /**
+     * Verification: acceptance re-runs the completion command and the gates with every protected file (tests, their
+     * data, test/lint/CI configuration) restored to its state at loop start. On by default (else `verification` of
+     * `ralph.config.yaml`); `{ "enabled": false }` turns it off.
+     */
+    verification: VerificationConfig.default(VerificationConfig.parse({})),
     /** Free-form labels, shown by `ralph status`. */
     labels: z.record(z.string(), z.string()).default({}),
   })

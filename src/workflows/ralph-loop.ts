@@ -14,9 +14,11 @@ import { runIteration } from './loop/iteration';
 import { fail, finish, persist } from './loop/persist';
 import { setLoopHandlers } from './loop/handlers';
 import { createContext, createMachine, validatedInput } from './loop/start';
+import { startVerification, verificationGate } from './loop/original-checks';
 
 export type { RalphLoopCarry } from './loop/carry';
 export { ANTI_LAZINESS_PATCH } from './loop/start';
+export { VERIFICATION_PATCH } from './loop/original-checks';
 
 /** Runs a Ralph loop until the completion check passes, a human decides, or it is aborted. */
 export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry): Promise<LoopResult> {
@@ -25,6 +27,7 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
   const live = setLoopHandlers(m);
   const input = await validatedInput(m, rawInput, carry);
   const ctx = createContext(input, m, live, carry);
+  await startVerification(ctx, carry);
   await persist(ctx);
 
   for (;;) {
@@ -50,6 +53,12 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
         // A host-bound loop re-created on another host (ralph move); an interrupted iteration is redone there.
         await moveHost(ctx);
         continue;
+      case 'verification-gate': {
+        // approve accepts the work as it is; reject rolls back to the pre-run checkpoint and goes on.
+        const ended = await verificationGate(ctx, next);
+        if (ended) return ended;
+        continue;
+      }
       case 'escalate': {
         // approve keeps the changes (accepts if the iteration passed); reject rolls back and goes on.
         const ended = await regressionGate(ctx, next);

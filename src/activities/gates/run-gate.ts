@@ -37,7 +37,56 @@ const PARSE_LIMIT = 16 * 1024 * 1024;
 export async function runGate(input: RunGateInput): Promise<GateVerdict> {
   const ctx = Context.current();
   const { gate } = input;
-  const dir = path.join(iterationDir(input.stateDir, input.loopId, input.iteration), 'gates');
+  const verdict = await runGateIn({
+    ...input,
+    logDir: path.join(iterationDir(input.stateDir, input.loopId, input.iteration), 'gates'),
+    onHeartbeat: (p) => ctx.heartbeat(p),
+    signal: ctx.cancellationSignal,
+  });
+  // Metrics and the audit trail count the loop's own gate runs (a verification tree's reruns are the verifier's).
+  observeGate({ ...verdict, kind: gate.kind });
+  appendHookLog(input.stateDir, [
+    {
+      at: new Date(Date.now() - verdict.durationMs).toISOString(),
+      loopId: input.loopId,
+      iteration: input.iteration,
+      type: 'gate',
+      name: gate.name,
+      outcome: verdict.passed ? 'passed' : 'failed',
+      durationMs: verdict.durationMs,
+      detail: verdict.expected ? `${verdict.actual} (expected ${verdict.expected})` : verdict.actual,
+    },
+  ]);
+  logLoopEvent('gate.finished', {
+    loopId: input.loopId,
+    iteration: input.iteration,
+    gate: gate.name,
+    passed: verdict.passed,
+    ms: verdict.durationMs,
+  });
+  return verdict;
+}
+
+/** Where and how {@link runGateIn} runs a gate. */
+export interface RunGateInInput {
+  /** Root the gate's `cwd` is relative to: the workspace, or a verification tree. */
+  workspace: string;
+  gate: GateSpec;
+  thresholds: GateThresholds;
+  previousIds?: string;
+  /** Folder of the gate's logs and reports. */
+  logDir: string;
+  onHeartbeat?: (p: unknown) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs one gate in a folder and judges it (what {@link runGate} does in the workspace). Throws CancelledFailure when
+ * `signal` aborts it.
+ */
+export async function runGateIn(input: RunGateInInput): Promise<GateVerdict> {
+  const { gate } = input;
+  const dir = input.logDir;
   const outputPath = path.join(dir, `${gate.name}.log`);
   const cwd = path.resolve(input.workspace, gate.cwd);
   const reportPath = gate.report ? path.resolve(cwd, gate.report) : undefined;
@@ -53,8 +102,8 @@ export async function runGate(input: RunGateInput): Promise<GateVerdict> {
     stderrPath: path.join(dir, `${gate.name}.stderr.log`),
     deadlineMs: gate.timeoutSeconds * 1000,
     heartbeatEveryMs: 2000,
-    onHeartbeat: (p) => ctx.heartbeat(p),
-    signal: ctx.cancellationSignal,
+    onHeartbeat: input.onHeartbeat,
+    signal: input.signal,
   });
   if (r.cancelled) throw new CancelledFailure(`gate ${gate.name} cancelled`);
   const format = gate.format ?? DEFAULT_FORMATS[gate.kind];
@@ -90,26 +139,6 @@ export async function runGate(input: RunGateInput): Promise<GateVerdict> {
   );
   if (parsed.parsed && (parsed.tests || parsed.coverage))
     verdict.metrics = { tests: parsed.tests?.total, coverage: parsed.coverage?.lines };
-  observeGate({ ...verdict, kind: gate.kind });
-  appendHookLog(input.stateDir, [
-    {
-      at: new Date(Date.now() - r.durationMs).toISOString(),
-      loopId: input.loopId,
-      iteration: input.iteration,
-      type: 'gate',
-      name: gate.name,
-      outcome: verdict.passed ? 'passed' : 'failed',
-      durationMs: r.durationMs,
-      detail: verdict.expected ? `${verdict.actual} (expected ${verdict.expected})` : verdict.actual,
-    },
-  ]);
-  logLoopEvent('gate.finished', {
-    loopId: input.loopId,
-    iteration: input.iteration,
-    gate: gate.name,
-    passed: verdict.passed,
-    ms: r.durationMs,
-  });
   const ids = parsed.parsed ? parsed.tests?.ids : undefined;
   if (ids?.length) {
     verdict.idsPath = path.join(dir, `${gate.name}.ids.json`);

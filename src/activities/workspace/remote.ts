@@ -9,6 +9,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { ErrorTypes } from '../../core/constants';
 import { checkpointRef, rollbackToCheckpoint } from './checkpoint';
 import { git, gitPrefix } from './snapshot';
+import { manifestFile } from '../verification/manifest';
 
 /** The URL of remote `name` of the git workspace, or undefined (not a git workspace, no such remote). */
 export async function remoteUrl(workspace: string, name: string): Promise<string | undefined> {
@@ -21,19 +22,35 @@ export async function remoteUrl(workspace: string, name: string): Promise<string
   }
 }
 
+/** The ref (under the loop's checkpoint refs) holding its verification manifest as a blob. */
+const MANIFEST_REF = 'verification-manifest';
+
 /** Input of {@link pushCheckpoint}. */
 export interface PushCheckpointInput {
   workspace: string;
+  /** The loop's state folder: its verification manifest travels with the checkpoints. */
+  stateDir?: string;
   loopId: string;
   label: string;
   /** Remote URL (recorded at validation, so the push does not depend on the user renaming remotes). */
   url: string;
 }
 
-/** Pushes one checkpoint ref to the remote (forced: a label is rewritten when an iteration is retried). */
+/**
+ * Pushes the loop's checkpoint refs up to `label` (every `refs/ralph/<loopId>/*`: the verification baseline and the
+ * rollback points travel with the workspace) to the remote; forced, since a label is rewritten when an iteration is
+ * retried. Git sends only the objects the remote lacks.
+ */
 export async function pushCheckpoint(input: PushCheckpointInput): Promise<void> {
-  const ref = checkpointRef(input.loopId, input.label);
-  await git(input.workspace, ['push', '--quiet', '--no-verify', input.url, `+${ref}:${ref}`]);
+  const prefix = checkpointRef(input.loopId, input.label).replace(/[^/]+$/, '');
+  // The verification manifest (what is protected, and the baseline) as a blob ref: a moved loop verifies against the
+  // same baseline, byte for byte (its hash is in the workflow's history).
+  const manifest = input.stateDir ? manifestFile(input.stateDir, input.loopId) : undefined;
+  if (manifest && fs.existsSync(manifest)) {
+    const blob = (await git(input.workspace, ['hash-object', '-w', manifest])).trim();
+    await git(input.workspace, ['update-ref', `${prefix}${MANIFEST_REF}`, blob]);
+  }
+  await git(input.workspace, ['push', '--quiet', '--no-verify', input.url, `+${prefix}*:${prefix}*`]);
 }
 
 /** Input of {@link relocateWorkspace}. */
@@ -88,6 +105,14 @@ export async function relocateWorkspace(input: RelocateWorkspaceInput): Promise<
     url,
     `+refs/ralph/${ref.split('/')[2]}/*:refs/ralph/${ref.split('/')[2]}/*`,
   ]);
-  const r = await rollbackToCheckpoint({ workspace, stateDir: path.join(workspace, '.ralph'), loopId, label });
+  const stateDir = path.join(workspace, '.ralph');
+  const r = await rollbackToCheckpoint({ workspace, stateDir, loopId, label });
+  const manifestRef = checkpointRef(loopId, MANIFEST_REF);
+  const blob = await git(workspace, ['rev-parse', '--verify', '--quiet', manifestRef]).catch(() => '');
+  if (blob.trim()) {
+    const file = manifestFile(stateDir, loopId);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, await git(workspace, ['cat-file', 'blob', blob.trim()]));
+  }
   return { workspace, restoredFrom: label, restored: r.restored.length, removed: r.removed.length };
 }

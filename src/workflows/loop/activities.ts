@@ -30,6 +30,9 @@ export interface LoopActivities {
   runGate: (gate: GateSpec) => Acts['runGate'];
   /** Re-creates the workspace on this loop's host (a `ralph move`). */
   relocateWorkspace: Acts['relocateWorkspace'];
+  recordVerificationBaseline: Acts['recordVerificationBaseline'];
+  verifyWork: Acts['verifyWork'];
+  revertProtectedChanges: Acts['revertProtectedChanges'];
 }
 
 /** How a host-bound loop learns that its host's worker is missing, and whether a move should interrupt the wait. */
@@ -85,6 +88,9 @@ export function loopActivities(input: LoopInput, hooks?: HostHooks): LoopActivit
     persistState: waitForHost('persistState', acts.persistState, h),
     runGate: (gate) => waitForHost('runGate', acts.runGate(gate), h),
     relocateWorkspace: waitForHost('relocateWorkspace', acts.relocateWorkspace, h),
+    recordVerificationBaseline: waitForHost('recordVerificationBaseline', acts.recordVerificationBaseline, h),
+    verifyWork: waitForHost('verifyWork', acts.verifyWork, h),
+    revertProtectedChanges: waitForHost('revertProtectedChanges', acts.revertProtectedChanges, h),
   };
 }
 
@@ -183,6 +189,26 @@ function sharedActivities(input: LoopInput, host: ActivityOptions = {}): LoopAct
       heartbeatTimeout: '1 minute',
       retry: { maximumAttempts: gate.maxAttempts ?? 2, initialInterval: '1 second' },
     }).runGate;
+  // Verification (patch verification-v1): the baseline is a checkpoint and a file listing; the verification run is the
+  // completion command and every gate at once in a verification tree, so its limit is the longest of them plus time
+  // to build and remove the tree. Heartbeats come from the commands it runs.
+  const { recordVerificationBaseline, revertProtectedChanges } = proxyActivities<Acts>({
+    ...host,
+    startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: '5 minutes',
+    retry: { maximumAttempts: 3, initialInterval: '1 second' },
+  });
+  const longestCheck = Math.max(
+    input.completion.timeoutSeconds,
+    ...(input.gates?.gates ?? []).filter((g) => g.enabled).map((g) => g.timeoutSeconds),
+  );
+  const { verifyWork } = proxyActivities<Acts>({
+    ...host,
+    startToCloseTimeout: `${longestCheck + 300} seconds`,
+    heartbeatTimeout: '5 minutes',
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    retry: { maximumAttempts: 2, initialInterval: '1 second' },
+  });
   // Summaries: what the Temporal Web UI's timeline shows for each call ("iteration 7: run claude-code (timeout
   // 30m)"). They are metadata of the scheduling command, not part of it: replay ignores them, so no patch is needed.
   return {
@@ -206,6 +232,12 @@ function sharedActivities(input: LoopInput, host: ActivityOptions = {}): LoopAct
       runGate(gate).executeWithOptions({ summary: `iteration ${i.iteration}: gate ${gate.name} (${gate.kind})` }, [i]),
     relocateWorkspace: (i) =>
       relocateWorkspace.executeWithOptions({ summary: `move: re-create the workspace at ${i.workspace}` }, [i]),
+    recordVerificationBaseline: (i) =>
+      recordVerificationBaseline.executeWithOptions({ summary: 'verification: record the baseline' }, [i]),
+    verifyWork: (i) =>
+      verifyWork.executeWithOptions({ summary: `iteration ${i.iteration}: verify on the original checks` }, [i]),
+    revertProtectedChanges: (i) =>
+      revertProtectedChanges.executeWithOptions({ summary: 'verification: revert protected changes' }, [i]),
   };
 }
 

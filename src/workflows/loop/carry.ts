@@ -5,12 +5,14 @@
  */
 import { allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
 import type { LoopCarry } from '../../core/loop-machine';
-import type { LoopContext } from './context';
+import type { LoopContext, VerificationBaseline } from './context';
 
 /** What one run hands to the next through continue-as-new. */
 export interface RalphLoopCarry {
   machine: LoopCarry;
   stateFile: string;
+  /** The verification baseline recorded by the first run (absent: verification off, or a loop from before it). */
+  verification?: VerificationBaseline;
 }
 
 /** True when this run should hand over to a new one before the next iteration. */
@@ -23,6 +25,7 @@ export async function continueAsNewWithCarry(ctx: LoopContext): Promise<never> {
   // Handlers are synchronous today; waiting keeps that safe if one ever awaits.
   await condition(allHandlersFinished);
   const next: RalphLoopCarry = { machine: ctx.m.carry(), stateFile: ctx.stateFile };
+  if (ctx.verification) next.verification = ctx.verification;
   // The workflow type by name: importing ralphLoop here would make a cycle.
   return continueAsNew<(input: unknown, carry: RalphLoopCarry) => Promise<unknown>>(ctx.input, next);
 }

@@ -43,6 +43,16 @@ export interface LoopContext {
   runIterations: number;
   /** Search attributes as last upserted: only changes are upserted (each upsert is a history event). */
   readonly upserted: Record<string, unknown>;
+  /** The verification baseline, when verification is on (patch verification-v1) and it was recorded. */
+  verification?: VerificationBaseline;
+}
+
+/** What the workflow keeps of the verification baseline (small; carried through continue-as-new). */
+export interface VerificationBaseline {
+  manifestPath: string;
+  /** Fingerprints checked before the manifest and baseline are trusted (kept in history, out of the agent's reach). */
+  integrity: { commit: string | null; manifestSha256: string; archiveSha256?: string };
+  protectedCount: number;
 }
 
 /** A loop result before the machine fills in the totals. */
@@ -68,7 +78,21 @@ export type Next =
   /** The anti-laziness layer escalates iteration `n` (regression, stuck loop...): a human decides. */
   | { kind: 'escalate'; n: number; escalation: EscalationRequest; completed: boolean }
   /** A `ralph move` is pending: re-create the workspace on the new host, then go on there. */
-  | { kind: 'move' };
+  | { kind: 'move' }
+  /**
+   * Verification stops acceptance of iteration `n`: the original checks fail, protected files changed, or the code
+   * special-cases the checks. Approve accepts; reject rolls back to `rollbackTo` and goes on.
+   */
+  | {
+      kind: 'verification-gate';
+      n: number;
+      reason: 'tampered_verification' | 'protected_edit' | 'unchecked_cheating';
+      title: string;
+      details: string;
+      /** The anti-laziness layer escalated the same iteration: this gate answers its escalation too. */
+      trackerEscalated: boolean;
+      rollbackTo?: string;
+    };
 
 /** Workflow time as ISO text (deterministic: the SDK's clock). */
 export const nowIso = (): string => new Date().toISOString();

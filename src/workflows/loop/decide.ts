@@ -8,6 +8,7 @@ import type { IterationDecision } from '../../core/persistence';
 import { postLabel, preLabel } from '../../core/persistence';
 import type { AgentRun } from './agent';
 import { nowIso, type LoopContext } from './context';
+import { checksPassed, originalVerdict, type OriginalChecks, type OriginalVerdict } from './original-checks';
 import type { PromptPlan } from './prompt';
 import type { Verification } from './verify';
 
@@ -21,6 +22,8 @@ export interface IterationFacts {
   run: AgentRun;
   inspected?: activities.InspectIterationResult;
   verification: Verification;
+  /** The verification run against the original checks (verification on, checks passed). */
+  original?: OriginalChecks;
 }
 
 /** The judgement of one iteration. */
@@ -36,6 +39,8 @@ export interface Judgement {
   decision?: IterationDecision;
   /** The agent claimed done and the gates refused it. */
   rejected: boolean;
+  /** What the original checks said (verification on and the checks passed). */
+  original?: OriginalVerdict;
 }
 
 /** Judges iteration `f.n`: completion from the check and gates, then the anti-laziness layer's verdict. */
@@ -44,12 +49,10 @@ export function judge(ctx: LoopContext, f: IterationFacts): Judgement {
   const { check, verdicts, command } = f.verification;
   const agent = f.run.result;
   const claimed = agent?.claim.claimed ?? false;
-  const gatesPassed = verdicts ? verdicts.every((v) => v.passed) : false;
-  let completed = gateSpecs.length
-    ? gatesPassed && (command ? check?.passed === true : true)
-    : command
-      ? check?.passed === true
-      : claimed && !f.run.failure;
+  let completed = checksPassed(ctx, f.verification, f.run);
+  // The work passes only if it passes the ORIGINAL checks too (verification; an agent that changed them is refused).
+  const original = f.original ? originalVerdict(ctx, f.n, f.original) : undefined;
+  if (original?.rejected) completed = false;
   const verified = completed && (gateSpecs.length > 0 || !!command);
   const quality = verdicts ? qualityScore(verdicts).score : undefined;
   let decision: IterationDecision | undefined;
@@ -72,7 +75,7 @@ export function judge(ctx: LoopContext, f: IterationFacts): Judgement {
       verified,
       exitCode: agent?.exitCode ?? null,
       changes: inspected?.changes,
-      detections: inspected?.detections ?? [],
+      detections: [...(inspected?.detections ?? []), ...(original?.detections ?? [])],
       gateDetections: (verdicts ?? []).flatMap((v) => v.detections ?? []),
       hallucinated: inspected?.hallucinated ?? 0,
       deletedTests: inspected?.deletedTests ?? [],
@@ -92,5 +95,5 @@ export function judge(ctx: LoopContext, f: IterationFacts): Judgement {
     if (decision.overrideClaim && completed && !verified) completed = false;
   }
   const rejected = gateSpecs.length > 0 && claimed && !completed && verdicts !== undefined;
-  return { claimed, completed, verified, quality, decision, rejected };
+  return { claimed, completed, verified, quality, decision, rejected, original };
 }

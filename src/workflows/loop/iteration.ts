@@ -1,6 +1,6 @@
 /**
  * One iteration of a Ralph loop as a pipeline of named phases:
- * prompt → agent → inspect → verify → judge (decide) → record → persist → next step. Each phase is a function of the
+ * prompt → agent → inspect → verify → original checks → judge (decide) → record → persist → next step. Each phase is a function of the
  * {@link LoopContext} in its own file; this one only sequences them.
  */
 import { runAgentPhase } from './agent';
@@ -8,6 +8,7 @@ import { nowIso, type LoopContext, type Next } from './context';
 import { judge, type IterationFacts } from './decide';
 import { inspectPhase } from './inspect';
 import { nextStep } from './next';
+import { originalChecksPhase } from './original-checks';
 import { persist } from './persist';
 import { planPrompt } from './prompt';
 import { recordIteration } from './record';
@@ -39,7 +40,8 @@ async function iterate(ctx: LoopContext): Promise<Next> {
   if (!agent.ok) return agent.next;
   const inspected = await inspectPhase(ctx, n, agent.run);
   const verification = await verifyPhase(ctx, n, agent.run);
-  const facts: IterationFacts = { n, startedAt, t0, plan, run: agent.run, inspected, verification };
+  const original = await originalChecksPhase(ctx, n, agent.run, inspected, verification);
+  const facts: IterationFacts = { n, startedAt, t0, plan, run: agent.run, inspected, verification, original };
   const judgement = judge(ctx, facts);
   const recorded = recordIteration(ctx, facts, judgement);
   if (!judgement.completed) m.setPhase('starting', nowIso());

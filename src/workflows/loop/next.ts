@@ -5,6 +5,7 @@
 import type { LoopContext, Next } from './context';
 import type { IterationFacts, Judgement } from './decide';
 import { lastIterationSummary } from './failures';
+import { rollbackLabel } from './original-checks';
 import type { Recorded } from './record';
 
 /**
@@ -16,16 +17,31 @@ export function nextStep(ctx: LoopContext, f: IterationFacts, j: Judgement, r: R
   const { n } = f;
   const { command } = f.verification;
   const gates = ctx.gateSpecs.length;
+  // Verification first: whatever else happened, acceptance waits for a human when the checks were changed.
+  const vgate = j.original?.gate;
+  if (vgate) {
+    const esc = j.decision?.escalate;
+    return {
+      kind: 'verification-gate',
+      n,
+      ...vgate,
+      details: esc ? `${vgate.details}\n\nAlso (${esc.title}):\n${esc.details}` : vgate.details,
+      trackerEscalated: !!esc,
+      rollbackTo: rollbackLabel(n, f.run),
+    };
+  }
   if (j.decision?.escalate) return { kind: 'escalate', n, escalation: j.decision.escalate, completed: j.completed };
   if (j.completed)
     return {
       kind: 'accept',
       acceptedBy: command || gates ? 'check' : 'promise',
-      reason: gates
-        ? `all ${gates} quality gates passed${command ? ` and \`${command}\` passed` : ''} at iteration ${n}`
-        : command
-          ? `completion check \`${command}\` passed at iteration ${n}`
-          : `agent promised completion at iteration ${n}`,
+      reason:
+        (gates
+          ? `all ${gates} quality gates passed${command ? ` and \`${command}\` passed` : ''} at iteration ${n}`
+          : command
+            ? `completion check \`${command}\` passed at iteration ${n}`
+            : `agent promised completion at iteration ${n}`) +
+        (j.original ? `; the original checks pass too${j.original.note ? ` (${j.original.note})` : ''}` : ''),
     };
   if (j.rejected && r.streak >= r.maxRetries && ctx.input.gates?.rejection.escalateToHuman !== false)
     return {

@@ -9,6 +9,7 @@ import type { IterationOutcome, IterationRecord } from '../../core/loop-types';
 import { postLabel, preLabel } from '../../core/persistence';
 import { MAX_FEEDBACK_CHARS } from '../../core/prompt';
 import { rotateFeedback } from '../../core/reinforcement';
+import { tamperedFeedback } from '../../core/verification/messages';
 import { nowIso, type LoopContext } from './context';
 import type { IterationFacts, Judgement } from './decide';
 
@@ -150,6 +151,8 @@ export function recordIteration(ctx: LoopContext, f: IterationFacts, j: Judgemen
       `Token budget: ${Math.round(budget.left * 100)}% left (${budget.used}). Finish what the task requires first.`,
     );
   }
+  // First of all: the claim was refused because the agent changed the checks (verification).
+  if (j.original?.rejected && j.original.summary) feedback.unshift(tamperedFeedback(j.original.summary));
   if (decision && !completed) {
     // After the check's and the gates' own feedback (what failed), what the detectors saw (how the agent cheated).
     feedback.push(...decision.feedback);
