@@ -24,7 +24,8 @@ const clip = (s: string, n: number): string => (s.length <= n ? s : n <= 1 ? 'â€
 /**
  * Summarises entries, oldest first, into at most `maxChars` characters (heading included). Each entry gets a share
  * of the room that doubles from oldest to newest, so the agent just before gets the most; entries that would get
- * under 80 characters are left out and counted in a note.
+ * under 80 characters are left out and counted in a note. With too little room for that, only the newest entry is
+ * shown, clipped.
  */
 export function summariseContext(entries: readonly ContextEntry[], maxChars: number): string {
   const list = entries.filter((e) => e.text.trim() || e.reason);
@@ -56,7 +57,9 @@ export function summariseContext(entries: readonly ContextEntry[], maxChars: num
     }
     if (fits) return clip(head + note + parts.join(''), maxChars);
   }
-  return clip(head, maxChars);
+  // Not even the newest entry gets its minimum: show it clipped rather than nothing.
+  const last = list[list.length - 1];
+  return clip(`${head}\n\n${titles[titles.length - 1]}\n${last.text.trim()}`, maxChars);
 }
 
 /** The extra prompt sections of a routed iteration: the specialist's instructions, then the shared context. */
