@@ -15,3 +15,13 @@ export { runGate } from './gates/run-gate';
 export { validateProject, markTaskDone } from './project';
 export type { ValidateProjectInput, ValidateProjectResult, MarkTaskDoneInput } from './project';
 export type { RunGateInput } from './gates/run-gate';
+export { loadAgentProfiles, loadAgentProfile, recordRouting, loadRoutingSession } from './routing';
+export type {
+  LoadAgentProfilesInput,
+  LoadAgentProfilesResult,
+  LoadAgentProfileInput,
+  LoadAgentProfileResult,
+  RecordRoutingInput,
+  RecordRoutingResult,
+  LoadRoutingSessionInput,
+} from './routing';

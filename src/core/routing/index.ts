@@ -7,3 +7,4 @@ export * from './context';
 export * from './breaker';
 export * from './log';
 export * from './signal';
+export * from './profile';

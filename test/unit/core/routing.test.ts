@@ -22,6 +22,7 @@ import {
   summariseContext,
   type BreakerState,
   type Classification,
+  type ContextEntry,
   type HandoffChain,
   type RoutingLogEntry,
 } from '../../../src/core/routing';
@@ -374,7 +375,7 @@ describe('summariseContext', () => {
   it('is empty without entries', () => expect(summariseContext([], 1000)).toBe(''));
 
   it('keeps the newest 10 entries', () => {
-    let list: ReturnType<typeof e>[] = [];
+    let list: ContextEntry[] = [];
     for (let i = 1; i <= 12; i++) list = addContext(list, e('a', i, 1));
     expect(list.map((x) => x.iteration)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   });
