@@ -21,6 +21,8 @@ import { pauseCommand } from './commands/pause';
 import { profileCommand } from './commands/profile';
 import { rejectCommand } from './commands/reject';
 import { reportCommand } from './commands/report';
+import { routeCommand } from './commands/route';
+import { routingCommand } from './commands/routing';
 import { resumeCommand } from './commands/resume';
 import { retryBlockedCommand } from './commands/retry-blocked';
 import { startCommand } from './commands/start';
@@ -76,6 +78,8 @@ export function buildProgram(): Command {
     interventionsCommand,
     profileCommand,
     reportCommand,
+    routeCommand,
+    routingCommand,
   ])
     register(program);
   return program;

@@ -207,7 +207,11 @@ describe('parseHandoff', () => {
     ['an upper-case target', '<handoff target="Security" reason="x">c</handoff>', /\^\[a-z_\]\+\$/],
     ['a missing target', '<handoff reason="x">c</handoff>', /empty/],
     ['a missing reason', '<handoff target="dns">c</handoff>', /no reason/],
-    ['too much context', `<handoff target="dns" reason="x">${'a'.repeat(201)}</handoff>`, /201 characters; at most 200/],
+    [
+      'too much context',
+      `<handoff target="dns" reason="x">${'a'.repeat(201)}</handoff>`,
+      /201 characters; at most 200/,
+    ],
     ['a reason too long', `<handoff target="dns" reason="${'r'.repeat(501)}">c</handoff>`, /at most 500/],
   ];
   it.each(bad)('refuses %s', (_what, output, error) => {
@@ -349,7 +353,12 @@ describe('extendChain', () => {
 });
 
 describe('summariseContext', () => {
-  const e = (agent: string, n: number, len: number) => ({ agent, iteration: n, reason: `why ${n}`, text: 'x'.repeat(len) });
+  const e = (agent: string, n: number, len: number) => ({
+    agent,
+    iteration: n,
+    reason: `why ${n}`,
+    text: 'x'.repeat(len),
+  });
 
   it.each([200, 500, 1000, 4000])('stays within %i characters', (limit) => {
     const entries = [e('dns', 1, 3000), e('cloud', 2, 3000), e('security', 3, 3000)];
