@@ -15,7 +15,14 @@ export { runGate } from './gates/run-gate';
 export { validateProject, markTaskDone } from './project';
 export type { ValidateProjectInput, ValidateProjectResult, MarkTaskDoneInput } from './project';
 export type { RunGateInput } from './gates/run-gate';
-export { loadAgentProfiles, loadAgentProfile, recordRouting, loadRoutingSession } from './routing';
+export {
+  loadAgentProfiles,
+  loadAgentProfile,
+  recordRouting,
+  loadRoutingSession,
+  readHandoff,
+  startRouting,
+} from './routing';
 export type {
   LoadAgentProfilesInput,
   LoadAgentProfilesResult,
@@ -24,4 +31,8 @@ export type {
   RecordRoutingInput,
   RecordRoutingResult,
   LoadRoutingSessionInput,
+  ReadHandoffInput,
+  ReadHandoffResult,
+  StartRoutingInput,
+  StartRoutingResult,
 } from './routing';

@@ -7,12 +7,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { formatIssues } from '../config/loop-input';
-import { DEFAULT_PROFILES_DIR, ProfileFrontMatter, RoutingSession } from '../config/routing';
+import { ProfileFrontMatter } from '../config/agent-profile';
+import { DEFAULT_PROFILES_DIR, RoutingSession } from '../config/routing';
+import type { AgentAdapter } from '../config/loop-input';
 import { ROUTING_DEFAULTS, type ProfileKeywords } from '../core/routing/classifier';
-import { agentNameProblem } from '../core/routing/handoff';
+import { agentNameProblem, parseHandoff, screenHandoff, type Handoff } from '../core/routing/handoff';
 import { parseRoutingLog, type RoutingLogEntry } from '../core/routing/log';
 import type { LoadedProfile } from '../core/routing/profile';
+import { getAdapter } from './agents';
 import { loopDir } from './artifacts';
+import { readTail } from './process';
 
 /** Largest profile file read; a bigger one is broken (a profile is a page of instructions, not a dump). */
 export const MAX_PROFILE_BYTES = 256 * 1024;
@@ -338,4 +342,82 @@ export function readRoutingLogs(stateDir: string): { entries: RoutingLogEntry[];
     skipped += r.skipped;
   }
   return { entries, skipped, files };
+}
+
+/** Input of {@link readHandoff}. */
+export interface ReadHandoffInput {
+  stdoutPath: string;
+  stderrPath: string;
+  /** The adapter that produced the output (its parser finds the agent's final text). */
+  adapter: AgentAdapter;
+  maxHandoffContextChars: number;
+  secrets: 'redact' | 'refuse';
+}
+
+/** Result of {@link readHandoff}: no declaration, a screened handoff, or why it was refused. */
+export type ReadHandoffResult =
+  | { found: false }
+  | { found: true; ok: true; handoff: Handoff; redacted: number; kinds: string[] }
+  | { found: true; ok: false; error: string };
+
+/**
+ * Reads the handoff declaration at the end of an agent's answer (its final text, as the adapter parses it), validates
+ * it (target name, sizes) and screens its context for secrets (redacted, or the handoff refused).
+ */
+export async function readHandoff(input: ReadHandoffInput): Promise<ReadHandoffResult> {
+  const stdout = readTail(input.stdoutPath, 4 * 1024 * 1024);
+  const stderr = readTail(input.stderrPath, 64 * 1024);
+  const parsed = getAdapter(input.adapter).parse({ stdout, stderr, exitCode: 0, now: Date.now() });
+  const p = parseHandoff(parsed.finalText || stdout, input);
+  if (!p.found) return { found: false };
+  if (!p.ok) return p;
+  const s = screenHandoff(p.handoff, input);
+  if (!s.ok) return { found: true, ok: false, error: s.error };
+  return {
+    found: true,
+    ok: true,
+    handoff: s.handoff,
+    redacted: s.redacted.length,
+    kinds: [...new Set(s.redacted.map((f) => f.kind))],
+  };
+}
+
+/** Input of {@link startRouting}. */
+export interface StartRoutingInput extends LoadAgentProfilesInput {
+  stateDir: string;
+  loopId: string;
+  /** The loop's prompt file, when the task is in a file: its start is returned for classification. */
+  promptFile?: string;
+}
+
+/** Result of {@link startRouting}. */
+export interface StartRoutingResult extends LoadAgentProfilesResult {
+  /** The first 4000 characters of the prompt file. */
+  taskText?: string;
+  /** A session left by an earlier run of this loop id, validated. */
+  session?: RoutingSession;
+  sessionError?: string;
+}
+
+/**
+ * What a loop needs to route, in one local activity at its start: the profiles' keywords (no profiles: routing stays
+ * off), the task text when it is in a file, and a session to resume (a corrupt one is logged and dropped).
+ */
+export async function startRouting(input: StartRoutingInput): Promise<StartRoutingResult> {
+  const profiles = await loadAgentProfiles(input);
+  if (!profiles.profiles.length) return profiles;
+  let taskText: string | undefined;
+  if (input.promptFile)
+    try {
+      taskText = fs.readFileSync(path.resolve(input.workspace, input.promptFile), 'utf8').slice(0, 4000);
+    } catch {
+      // validateLoopInput already checked the file; a race leaves routing with the inline prompt only.
+    }
+  const s = await loadRoutingSession(input);
+  return {
+    ...profiles,
+    ...(taskText ? { taskText } : {}),
+    ...(s.session ? { session: s.session } : {}),
+    ...(s.error ? { sessionError: s.error } : {}),
+  };
 }

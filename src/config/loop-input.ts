@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PersistenceConfig } from './persistence-config';
 import { GatesConfig } from './gates-config';
+import { LoopRoutingConfig } from './routing';
 
 /** Agent adapters the loop can drive. */
 export const AgentAdapters = ['claude-code', 'codex', 'gemini', 'aider', 'command', 'scripted'] as const;
@@ -111,6 +112,11 @@ export const LoopInput = z
     persistence: PersistenceConfig.default(PersistenceConfig.parse({})),
     /** Free-form labels, shown by `ralph status`. */
     labels: z.record(z.string(), z.string()).default({}),
+    /**
+     * Automatic agent routing to the profiles in `routing.profilesDir` (default `.ralph/agents`): active when that
+     * folder has profiles; `{ "enabled": false }` turns it off.
+     */
+    routing: LoopRoutingConfig.optional(),
   })
   .strict()
   .refine((i) => i.prompt !== undefined || i.promptFile !== undefined, {

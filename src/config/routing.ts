@@ -1,11 +1,10 @@
 /**
- * Schemas of automatic agent routing: the routing settings of a loop or project, an agent profile's front matter
- * (`.ralph/agents/<name>.md`), and the per-loop session file. The rules themselves live in core/routing.
+ * Schemas of automatic agent routing: the routing settings of a loop or project and the per-loop session file (an
+ * agent profile's front matter is in ./agent-profile). The rules themselves live in core/routing.
  */
 import { z } from 'zod';
 import { ROUTING_DEFAULTS } from '../core/routing/classifier';
 import { AGENT_NAME_RE } from '../core/routing/handoff';
-import { AgentAdapters } from './loop-input';
 
 /** Where profiles live by default, relative to the workspace. */
 export const DEFAULT_PROFILES_DIR = '.ralph/agents';
@@ -41,47 +40,6 @@ export const RoutingConfig = z
   .strict();
 /** Routing settings, after defaults. */
 export type RoutingConfig = z.infer<typeof RoutingConfig>;
-
-/** The front matter of an agent profile file. */
-export const ProfileFrontMatter = z
-  .object({
-    /** The domain the profile serves: a built-in one (security, sre, frontend, backend, data, devops, docs, testing, finops) or its own. */
-    domain: z
-      .string()
-      .regex(/^[a-z_]+$/, 'must be lower-case letters and underscores, e.g. security or dns')
-      .max(64),
-    description: z.string().max(500).optional(),
-    /** Words and phrases that point to this profile (weight 2 unless `weights` says otherwise). */
-    keywords: z.array(z.string().trim().min(1).max(100)).max(500).default([]),
-    weights: z.record(z.string().trim().min(1).max(100), z.number().min(0).max(10)).default({}),
-    /** The agent adapter to run (default: the loop's). */
-    adapter: z.enum(AgentAdapters, { error: `must be one of ${AgentAdapters.join(', ')}` }).optional(),
-    /** Adapter options, as in the loop's `agent` (binary, args, env, command, script). */
-    options: z
-      .object({
-        binary: z.string().min(1).optional(),
-        args: z.array(z.string()).optional(),
-        env: z.record(z.string(), z.string()).optional(),
-        command: z.array(z.string()).min(1).optional(),
-        script: z.string().min(1).optional(),
-      })
-      .strict()
-      .default({}),
-    model: z.string().min(1).optional(),
-    /** Budget of the specialist: iterations it may run in a row, and spend. */
-    budget: z
-      .object({
-        iterations: z.number().int().positive().optional(),
-        costUsd: z.number().positive().optional(),
-      })
-      .strict()
-      .optional(),
-    /** Time limit of one iteration of this specialist (the larger of this and the loop's timeout applies). */
-    iterationTimeoutSeconds: z.number().int().positive().optional(),
-  })
-  .strict();
-/** The front matter of an agent profile file, after defaults. */
-export type ProfileFrontMatter = z.infer<typeof ProfileFrontMatter>;
 
 const ContextEntry = z.object({
   agent: z.string().max(64),
@@ -121,3 +79,19 @@ export const RoutingSession = z
   .strict();
 /** The per-loop routing session file. */
 export type RoutingSession = z.infer<typeof RoutingSession>;
+
+/** What a project passes to a task's loop: the agent, domain and context the previous task ended with. */
+export const RoutingCarryIn = z
+  .object({
+    agent: agentName.optional(),
+    domain: z.string().max(64).optional(),
+    confidence: share.optional(),
+    context: z.array(ContextEntry).max(10).optional(),
+    taskId: z.string().max(200).optional(),
+  })
+  .strict();
+
+/** Routing settings of a loop: {@link RoutingConfig} plus what a parent project passes in. */
+export const LoopRoutingConfig = RoutingConfig.extend({ carryIn: RoutingCarryIn.optional() });
+/** Routing settings of a loop, after defaults. */
+export type LoopRoutingConfig = z.infer<typeof LoopRoutingConfig>;

@@ -8,3 +8,4 @@ export * from './breaker';
 export * from './log';
 export * from './signal';
 export * from './profile';
+export * from './tracker';

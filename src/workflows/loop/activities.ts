@@ -14,6 +14,8 @@ type Acts = typeof activities;
 /** The activities one loop calls, bound to that loop's options (timeouts come from its input). */
 export interface LoopActivities {
   runAgent: Acts['runAgent'];
+  /** `runAgent` with another iteration timeout (a routed profile's, when it is larger than the loop's). */
+  runAgentFor: (timeoutSeconds: number) => Acts['runAgent'];
   checkCompletion: Acts['checkCompletion'];
   inspectIteration: Acts['inspectIteration'];
   restoreCheckpoint: Acts['restoreCheckpoint'];
@@ -41,19 +43,21 @@ const { persistState } = proxyLocalActivities<Acts>({
 export function loopActivities(input: LoopInput): LoopActivities {
   // The agent: startToClose is the iteration timeout; the heartbeat timeout catches a dead worker early. Retries are
   // for infrastructure (a killed worker); an AgentTimeout (our own deadline) is an outcome, not retried.
-  const { runAgent } = proxyActivities<Acts>({
-    startToCloseTimeout: `${input.iterationTimeoutSeconds} seconds`,
-    heartbeatTimeout: `${input.heartbeatTimeoutSeconds} seconds`,
-    // Wait for the agent's process group to be killed before the workflow moves on after an abort.
-    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-    retry: {
-      maximumAttempts: input.agentMaxAttempts,
-      initialInterval: '1 second',
-      backoffCoefficient: 2,
-      maximumInterval: '1 minute',
-      nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES, 'AgentTimeout'],
-    },
-  });
+  const runAgentFor = (timeoutSeconds: number): Acts['runAgent'] =>
+    proxyActivities<Acts>({
+      startToCloseTimeout: `${timeoutSeconds} seconds`,
+      heartbeatTimeout: `${input.heartbeatTimeoutSeconds} seconds`,
+      // Wait for the agent's process group to be killed before the workflow moves on after an abort.
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+      retry: {
+        maximumAttempts: input.agentMaxAttempts,
+        initialInterval: '1 second',
+        backoffCoefficient: 2,
+        maximumInterval: '1 minute',
+        nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES, 'AgentTimeout'],
+      },
+    }).runAgent;
+  const runAgent = runAgentFor(input.iterationTimeoutSeconds);
   // The completion command: its own timeout plus a minute to start and collect output.
   const { checkCompletion } = proxyActivities<Acts>({
     startToCloseTimeout: `${input.completion.timeoutSeconds + 60} seconds`,
@@ -79,5 +83,5 @@ export function loopActivities(input: LoopInput): LoopActivities {
       heartbeatTimeout: '1 minute',
       retry: { maximumAttempts: gate.maxAttempts ?? 2, initialInterval: '1 second' },
     }).runGate;
-  return { runAgent, checkCompletion, inspectIteration, restoreCheckpoint, persistState, runGate };
+  return { runAgent, runAgentFor, checkCompletion, inspectIteration, restoreCheckpoint, persistState, runGate };
 }

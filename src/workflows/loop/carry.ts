@@ -6,11 +6,14 @@
 import { allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
 import type { LoopCarry } from '../../core/loop-machine';
 import type { LoopContext } from './context';
+import { routingCarry, type RoutingCarry } from './routing';
 
 /** What one run hands to the next through continue-as-new. */
 export interface RalphLoopCarry {
   machine: LoopCarry;
   stateFile: string;
+  /** Automatic routing's state and profiles, when it is active. */
+  routing?: RoutingCarry;
 }
 
 /** True when this run should hand over to a new one before the next iteration. */
@@ -22,7 +25,8 @@ export function shouldContinueAsNew(ctx: LoopContext): boolean {
 export async function continueAsNewWithCarry(ctx: LoopContext): Promise<never> {
   // Handlers are synchronous today; waiting keeps that safe if one ever awaits.
   await condition(allHandlersFinished);
-  const next: RalphLoopCarry = { machine: ctx.m.carry(), stateFile: ctx.stateFile };
+  const routing = routingCarry(ctx.live.routing);
+  const next: RalphLoopCarry = { machine: ctx.m.carry(), stateFile: ctx.stateFile, ...(routing ? { routing } : {}) };
   // The workflow type by name: importing ralphLoop here would make a cycle.
   return continueAsNew<(input: unknown, carry: RalphLoopCarry) => Promise<unknown>>(ctx.input, next);
 }

@@ -9,11 +9,14 @@ import type { LoopMachine } from '../../core/loop-machine';
 import type { LoopResult } from '../../core/loop-types';
 import type { EscalationRequest, PersistenceTracker } from '../../core/persistence';
 import type { LoopActivities } from './activities';
+import type { RoutingHandle } from './routing';
 
 /** Handles shared between the signal handlers and the running phase. */
 export interface LiveHandles {
   /** The running agent's scope: `abort` cancels it, and the activity kills the agent's process group. */
   agentScope?: CancellationScope;
+  /** Automatic routing: the tracker once active, and `route` requests received before it was. */
+  routing: RoutingHandle;
 }
 
 /** Everything a phase needs: the validated input, the loop's rules (machine, tracker) and the activities. */

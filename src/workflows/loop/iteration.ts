@@ -11,6 +11,7 @@ import { nextStep } from './next';
 import { persist } from './persist';
 import { planPrompt } from './prompt';
 import { recordIteration } from './record';
+import { afterRoutedRun, routeIteration } from './routing';
 import { verifyPhase } from './verify';
 
 /** Runs the next iteration and says what the loop does after it. */
@@ -20,8 +21,10 @@ export async function runIteration(ctx: LoopContext): Promise<Next> {
   const startedAt = nowIso();
   const t0 = Date.now();
   const plan = planPrompt(ctx, n);
+  plan.routed = await routeIteration(ctx, ctx.live.routing, n, plan.feedback);
   const agent = await runAgentPhase(ctx, n, plan);
   if (!agent.ok) return agent.next;
+  await afterRoutedRun(ctx, ctx.live.routing, n, plan.routed, agent.run);
   const inspected = await inspectPhase(ctx, n, agent.run);
   const verification = await verifyPhase(ctx, n, agent.run);
   const facts: IterationFacts = { n, startedAt, t0, plan, run: agent.run, inspected, verification };
