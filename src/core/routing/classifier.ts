@@ -133,9 +133,11 @@ export function buildRoutingIndex(profiles: readonly ProfileKeywords[] = []): Ro
     // One weight per (term, domain): the larger wins, so a profile can raise a built-in keyword but not double it.
     const same = hits.find((h) => h.domain === hit.domain);
     if (same) {
-      if (hit.weight > same.weight) Object.assign(same, hit);
+      if (hit.weight > same.weight || (hit.profile && !same.profile)) Object.assign(same, hit);
     } else hits.push({ ...hit });
-    into.set(t, hits);
+    // A profile's keyword is more specific than the built-in vocabulary: it no longer scores other built-in domains
+    // (a `dns` profile claims "dns" from devops).
+    into.set(t, hit.profile ? hits.filter((h) => h.profile || h.domain === hit.domain) : hits);
   };
   const domains = new Set<string>();
   for (const [domain, kws] of Object.entries(BUILTIN_VOCABULARY) as [string, readonly WeightedKeyword[]][]) {
@@ -195,7 +197,8 @@ const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 /**
  * Classifies a task text.
  *
- * - Each keyword counts once; multi-word keywords match first and use up their words (`sql injection` is security,
+ * - A profile's keywords score only for profiles (the built-in domains lose them); each keyword counts once;
+ *   multi-word keywords match first and use up their words (`sql injection` is security,
  *   not data's `sql`); a keyword matches its plural (`endpoints`).
  * - A domain's confidence is its score's strength (1 - e^(-score/2.4)) times its dominance over the runner-up
  *   (score / (score + runnerUp/2)): one weak word is not enough, and a text split between two domains is not routed.

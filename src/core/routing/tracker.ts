@@ -33,6 +33,12 @@ export interface RoutingState {
   agent?: string;
   domain: string;
   confidence: number;
+  /**
+   * The domain the classifier saw when the current agent was chosen (routed, switched or overridden). The switch rule
+   * compares new classifications with it, not with the agent's own domain: an agent reached by a handoff or an
+   * override keeps running while the task's domain stays the same.
+   */
+  origin?: string;
   chain: HandoffChain;
   context: ContextEntry[];
   breaker: BreakerState;
@@ -95,6 +101,7 @@ export function newRoutingState(carryIn: RoutingCarryIn = {}): RoutingState {
     agent: carryIn.agent,
     domain: carryIn.domain ?? 'general',
     confidence: carryIn.confidence ?? 0,
+    ...(carryIn.domain ? { origin: carryIn.domain } : {}),
     chain: newChain(carryIn.agent ?? BASE),
     context: [...(carryIn.context ?? [])],
     breaker: closedBreaker(),
@@ -206,9 +213,10 @@ export class RoutingTracker {
         this.startChain(d.agent);
       }
     } else {
-      const v = shouldSwitch({ domain: s.domain }, c, this.rules);
+      const from = s.origin ?? s.domain;
+      const v = shouldSwitch({ domain: from }, c, this.rules);
       if (v.switch && c.profile && c.profile !== s.agent) {
-        this.switched(n, s.domain, c, now, v.reason);
+        this.switched(n, from, c, now, v.reason);
         this.startChain(c.profile);
         d = { agent: c.profile, reason: 'switch', classification: c };
       } else d = { agent: s.agent, reason: 'kept', classification: c };
@@ -216,7 +224,9 @@ export class RoutingTracker {
     if (d.reason === 'routed' || d.reason === 'switch') {
       s.domain = c.domain;
       s.confidence = c.confidence;
+      s.origin = c.domain;
     } else if (d.reason === 'override' || d.reason === 'handoff') {
+      if (d.reason === 'override') s.origin = c.domain;
       const p = d.agent ? this.profiles.find((x) => x.name === d.agent) : undefined;
       if (p) s.domain = p.domain;
     }
