@@ -284,3 +284,77 @@ describe('automatic routing in ralphLoop', () => {
     expect(fs.existsSync(path.join(loopDir(ws, id), 'routing'))).toBe(false);
   });
 });
+
+describe('automatic routing in ralphProject', () => {
+  it('switches domain between two tasks and passes the first agent’s context to the second', async () => {
+    const story = (id: string, title: string, priority: number) => ({
+      id,
+      title,
+      description: title,
+      acceptanceCriteria: ['it works'],
+      priority,
+      passes: false,
+    });
+    const ws = workspace({
+      finops_analyst: {
+        domain: 'finops',
+        body: 'FINOPS-INSTRUCTIONS',
+        steps: [{ print: 'FINOPS-FINDINGS: 3 idle VMs, 40% savings' }, { write: 'done-t1', content: 'ok' }],
+      },
+      security_specialist: { ...SECURITY, steps: [{ write: 'done-t2', content: 'ok' }] },
+    });
+    fs.writeFileSync(
+      path.join(ws, 'check.js'),
+      "process.exit(require('fs').existsSync('done-' + process.argv[2]) ? 0 : 1);\n",
+    );
+    fs.writeFileSync(
+      path.join(ws, 'prd.json'),
+      JSON.stringify({
+        userStories: [
+          story(
+            't1',
+            'Optimize our Azure costs: find idle resources and rightsizing opportunities and estimate the monthly savings',
+            1,
+          ),
+          story(
+            't2',
+            'Now make it secure: harden the storage accounts, encrypt the data at rest and apply least privilege',
+            2,
+          ),
+        ],
+      }),
+    );
+    const id = `project-routing-${Date.now()}`;
+    await h.client.workflow.start('ralphProject', {
+      taskQueue: h.taskQueue,
+      workflowId: id,
+      args: [
+        {
+          prdFile: 'prd.json',
+          workspace: ws,
+          agent: { adapter: 'scripted', script: '.ralph-script.json' },
+          completion: { command: 'node check.js {taskId}' },
+          heartbeatTimeoutSeconds: 10,
+        },
+      ],
+    });
+    const r = (await h.client.workflow.getHandle(id).result()) as { status: string; done: string[] };
+    expect(r).toMatchObject({ status: 'done', done: ['t1', 't2'] });
+    const t1 = `${id}--t1--a1`;
+    const t2 = `${id}--t2--a1`;
+    expect(promptOf(ws, t1, 1)).toContain('FINOPS-INSTRUCTIONS');
+    const p2 = promptOf(ws, t2, 1);
+    expect(p2).toContain('SECURITY-INSTRUCTIONS');
+    expect(p2).toContain('## Context from previous agents');
+    expect(p2).toContain('FINOPS-FINDINGS: 3 idle VMs, 40% savings');
+    expect(routingLog(ws, t2).find((e) => e.event === 'switch')).toMatchObject({
+      from: 'finops',
+      to: 'security',
+      taskId: 't2',
+    });
+    expect(routingLog(ws, t1).find((e) => e.event === 'decision')).toMatchObject({
+      chosen: 'finops_analyst',
+      taskId: 't1',
+    });
+  });
+});
