@@ -6,7 +6,8 @@
 import { allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
 import type { LoopCarry } from '../../core/loop-machine';
 import type { LoopContext } from './context';
-import { routingCarry, type RoutingCarry } from './routing';
+import { routingCarry } from './routing';
+import type { RoutingCarry } from './routing-types';
 
 /** What one run hands to the next through continue-as-new. */
 export interface RalphLoopCarry {

@@ -9,7 +9,7 @@ import type { LoopMachine } from '../../core/loop-machine';
 import type { LoopResult } from '../../core/loop-types';
 import type { EscalationRequest, PersistenceTracker } from '../../core/persistence';
 import type { LoopActivities } from './activities';
-import type { RoutingHandle } from './routing';
+import type { RoutingHandle } from './routing-types';
 
 /** Handles shared between the signal handlers and the running phase. */
 export interface LiveHandles {

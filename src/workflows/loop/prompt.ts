@@ -4,7 +4,7 @@
  */
 import type { PersistenceTracker } from '../../core/persistence';
 import type { LoopContext } from './context';
-import type { RoutedRun } from './routing';
+import type { RoutedRun } from './routing-types';
 
 /** What the agent phase puts in the prompt. */
 export interface PromptPlan {

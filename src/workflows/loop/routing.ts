@@ -18,7 +18,9 @@ import { RoutingTracker, newRoutingState, type RoutingState } from '../../core/r
 import type { ProfileKeywords } from '../../core/routing/classifier';
 import type { LoopInput } from '../../config/loop-input';
 import type { LoopContext } from './context';
-import type { AgentRun } from './agent';
+import type { RoutedRun, RoutingCarry, RoutingHandle } from './routing-types';
+
+export type { RoutedRun, RoutingCarry, RoutingHandle } from './routing-types';
 
 /** Patch id of automatic routing: loops recorded before it replay without it. */
 export const ROUTING_PATCH = 'routing-v1';
@@ -30,29 +32,6 @@ type Acts = typeof activities;
 
 // Reading profiles, the handoff and writing the session are short and local to the worker: a marker event each.
 const acts = proxyLocalActivities<Acts>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
-
-/** What continue-as-new carries of routing. */
-export interface RoutingCarry {
-  state: RoutingState;
-  profiles: ProfileKeywords[];
-  taskText?: string;
-}
-
-/** The loop's routing: the tracker once routing is active, and `route` requests that came before it was. */
-export interface RoutingHandle {
-  tracker?: RoutingTracker;
-  early: unknown[];
-  taskText?: string;
-}
-
-/** What a routed iteration changes about the agent run. */
-export interface RoutedRun {
-  /** The profile that runs, or undefined for the base agent. */
-  profile?: LoadedProfile;
-  agent: LoopInput['agent'];
-  sections: string[];
-  timeoutSeconds: number;
-}
 
 /** Registers the `route` signal (a no-op for a loop without routing, apart from a warning). */
 export function setRouteHandler(m: { state: { loopId: string } }, h: RoutingHandle): void {
@@ -174,7 +153,7 @@ export async function afterRoutedRun(
   h: RoutingHandle,
   n: number,
   routed: RoutedRun | undefined,
-  run: AgentRun,
+  run: { result?: activities.RunAgentResult; failure?: string; timedOut: boolean },
 ): Promise<void> {
   const t = h.tracker;
   if (!t || !routed) return;
