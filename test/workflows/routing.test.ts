@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Harness, checkFileExists, scriptedLoop, tempWorkspace } from '../helpers/env';
+import { recordHistory } from '../helpers/histories';
 import type { LoopInputRaw } from '../../src/config/loop-input';
 import type { LoopState } from '../../src/core/loop-types';
 import { parseRoutingLog, type RoutingLogEntry } from '../../src/core/routing';
@@ -57,8 +58,9 @@ async function run(
   ws: string,
   prompt: string,
   over: Partial<LoopInputRaw> = {},
+  loopId?: string,
 ): Promise<{ id: string; s: LoopState }> {
-  const id = await h.startLoop(scriptedLoop(ws, { prompt, ...over }));
+  const id = await h.startLoop(scriptedLoop(ws, { prompt, ...over }), loopId);
   await h.result(id);
   return { id, s: await h.status(id) };
 }
@@ -110,7 +112,10 @@ describe('automatic routing in ralphLoop', () => {
     const { id, s } = await run(
       ws,
       'Set up the DNS zone for the custom domain: MX records, autodiscover and SPF for the new mail setup',
+      {},
+      'routing-handoff-chain',
     );
+    await recordHistory(h, id, 'routing-handoff-chain');
     expect(s.result).toMatchObject({ status: 'accepted', iterations: 3 });
     expect(promptOf(ws, id, 1)).toContain('DNS-INSTRUCTIONS');
     const p2 = promptOf(ws, id, 2);

@@ -11,6 +11,7 @@ import { describeWorkflow, getLoopStatus, getProjectTasks } from '../../client';
 import { WorkflowTypes } from '../../core/constants';
 import type { LoopState } from '../../core/loop-types';
 import type { ProjectState } from '../../core/project-machine';
+import { routingStatusLines } from '../../core/routing/tracker';
 import { persistenceSummary, qualityBars, regressionsView, trajectoryOf } from '../../core/report';
 import { formatDuration, runCommand, table, UsageError } from '../run-command';
 import { gateLines, shellQuote } from '../signal-helpers';
@@ -111,6 +112,7 @@ export function statusLines(
   const labels = Object.entries(s.labels ?? {});
   field('labels', labels.map(([k, v]) => `${k}=${v}`).join(' '));
   if (failure) field('failure', failure);
+  if (s.routing) out.push('', ...routingStatusLines(s.routing));
 
   if (s.pendingGate) out.push('', ...gateLines(s.loopId, s.pendingGate, connectionFlags));
   if (s.pendingGuidance) out.push('', `guidance for the next prompt: ${s.pendingGuidance}`);

@@ -441,3 +441,21 @@ export class RoutingTracker {
     return { agent: s.agent, domain: s.domain, confidence: s.confidence, context: ctx.slice(-3) };
   }
 }
+
+/** The routing part of `ralph status`: active agent and domain, the handoff chain with reasons, breaker, warnings. */
+export function routingStatusLines(r: RoutingState): string[] {
+  const out = [
+    `routing: ${r.agent ?? 'base agent'} (domain ${r.domain}, confidence ${r.confidence})` +
+      (r.last ? ` · iteration ${r.last.iteration}: ${r.last.reason}` : ''),
+  ];
+  const c = r.chain;
+  if (c.links.length || c.stopped) {
+    out.push(`  chain: ${c.agents.join(' → ')} (${c.links.length} handoff${c.links.length === 1 ? '' : 's'})`);
+    for (const l of c.links) out.push(`    ${l.from} → ${l.to} at iteration ${l.iteration}: ${l.reason}`);
+    if (c.stopped) out.push(`  stopped: ${c.stopped.error} at iteration ${c.stopped.iteration}: ${c.stopped.detail}`);
+  }
+  if (r.breaker.openUntil !== undefined)
+    out.push(`  circuit breaker OPEN until ${new Date(r.breaker.openUntil).toISOString()}: the base agent runs`);
+  for (const w of r.warnings.slice(-3)) out.push(`  warning: ${w}`);
+  return out;
+}

@@ -16,6 +16,9 @@ import {
   routePayloadProblem,
   routedSections,
   routingStats,
+  routingStatusLines,
+  newRoutingState,
+  RoutingTracker,
   scanSecrets,
   screenHandoff,
   shouldSwitch,
@@ -496,5 +499,78 @@ describe('routePayloadProblem', () => {
     const p = routePayloadProblem(payload);
     if (problem) expect(p).toMatch(problem);
     else expect(p).toBeUndefined();
+  });
+});
+
+describe('RoutingTracker', () => {
+  const t = (profs = profiles) => new RoutingTracker({ ...ROUTING_DEFAULTS }, 'l1', profs);
+  const SEC = 'Review this Python code for security issues and fix any injection vulnerabilities';
+
+  it('routes, keeps the agent while the domain stays, and switches with context when it changes', () => {
+    const r = t();
+    expect(r.decide(1, SEC, 0)).toMatchObject({ agent: 'security_specialist', reason: 'routed' });
+    r.ranIteration(1, 'security_specialist', 'fixed the injection in db.py');
+    expect(r.decide(2, SEC, 1)).toMatchObject({ agent: 'security_specialist', reason: 'kept' });
+    const cost = 'Optimize our Azure costs: find idle resources and rightsizing opportunities and estimate savings';
+    expect(r.decide(3, cost, 2)).toMatchObject({ agent: 'finops_agent', reason: 'switch' });
+    expect(r.state.context.map((c) => c.text)).toEqual(['fixed the injection in db.py']);
+    expect(r.takeLog().map((e) => e.event)).toEqual(['decision', 'decision', 'switch', 'decision']);
+  });
+
+  it('lets a handed-off agent run while the task stays in its domain, and stops a ping-pong', () => {
+    const r = t();
+    r.decide(1, SEC, 0);
+    const h = (target: string) => ({ ok: true as const, handoff: { target, reason: 'r', context: 'c' }, redacted: 0 });
+    expect(r.handoff(1, h('sre_principal'), 0).accepted).toBe(true);
+    expect(r.decide(2, SEC, 0)).toMatchObject({ agent: 'sre_principal', reason: 'handoff' });
+    expect(r.decide(3, SEC, 0)).toMatchObject({ agent: 'sre_principal', reason: 'kept' });
+    expect(r.handoff(3, h('nobody'), 0)).toMatchObject({ accepted: false, note: expect.stringMatching(/no profile/) });
+  });
+
+  it('applies an override once, ignores a duplicate and an invalid one', () => {
+    const r = t();
+    expect(r.requestOverride({ agent: 'finops_agent', requestId: 'x' }, 'now').applied).toBe(true);
+    expect(r.requestOverride({ agent: 'finops_agent', requestId: 'x' }, 'now').applied).toBe(false);
+    expect(r.requestOverride({ agent: '../x' }, 'now').applied).toBe(false);
+    expect(r.decide(1, SEC, 0)).toMatchObject({ agent: 'finops_agent', reason: 'override' });
+    expect(r.decide(2, SEC, 0)).toMatchObject({ agent: 'finops_agent', reason: 'kept' });
+    expect(r.takeLog().find((e) => e.event === 'override')).toMatchObject({
+      suggested: 'security_specialist',
+      chosen: 'finops_agent',
+    });
+  });
+
+  it('falls back to the base agent on failed loads and opens the breaker on the third', () => {
+    const r = t();
+    const fail = { ok: false, loadMs: 1, reason: 'not_found', warning: 'missing' };
+    for (let i = 1; i <= 2; i++) {
+      r.decide(i, SEC, i * 1000);
+      expect(r.loaded(i, 'security_specialist', fail, i * 1000).opened).toBe(false);
+      expect(r.state.agent).toBeUndefined();
+    }
+    r.decide(3, SEC, 3000);
+    expect(r.loaded(3, 'security_specialist', fail, 3000).opened).toBe(true);
+    expect(r.decide(4, SEC, 4000)).toMatchObject({ agent: undefined, reason: 'breaker_open' });
+    expect(r.closeBreaker(3000 + 600_000)).toBe(true);
+    expect(r.decide(5, SEC, 700_000)).toMatchObject({ agent: 'security_specialist', reason: 'routed' });
+    expect(routingStatusLines(r.state)[0]).toMatch(/^routing: security_specialist \(domain security/);
+  });
+
+  it('starts from what a project passes in and hands it on', () => {
+    const r = new RoutingTracker(
+      { ...ROUTING_DEFAULTS },
+      'l2',
+      profiles,
+      newRoutingState({
+        agent: 'finops_agent',
+        domain: 'finops',
+        context: [{ agent: 'finops_agent', iteration: 1, text: 'cut 30%' }],
+      }),
+    );
+    expect(
+      r.decide(1, 'Now make it secure: harden the storage, encrypt the data and apply least privilege', 0),
+    ).toMatchObject({ agent: 'security_specialist', reason: 'switch' });
+    expect(r.sections('INSTR').join('\n')).toContain('cut 30%');
+    expect(r.carryOut()).toMatchObject({ agent: 'security_specialist', domain: 'security' });
   });
 });
