@@ -125,6 +125,36 @@ describe('ralph route <id> --agent', () => {
     await h.result(id);
   });
 
+  it('refuses a project id, naming the task loops to route instead', async () => {
+    const ws = tempWorkspace(
+      {
+        'check.js': 'process.exit(1)',
+        'prd.json': JSON.stringify({
+          userStories: [{ id: 'T1', title: 'Fix it', acceptanceCriteria: ['ok'], priority: 1, passes: false }],
+        }),
+      },
+      { default: [{ sleep: 30000 }] },
+    );
+    const id = `project-route-${Date.now()}`;
+    await h.client.workflow.start('ralphProject', {
+      taskQueue: h.taskQueue,
+      workflowId: id,
+      args: [
+        {
+          prdFile: 'prd.json',
+          workspace: ws,
+          agent: { adapter: 'scripted', script: '.ralph-script.json' },
+          completion: { command: 'node check.js' },
+        },
+      ],
+    });
+    const r = await ralph(['route', id, '--agent', 'security_specialist', '--address', h.env.address]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`${id} is a project: route the loop of its running task instead`));
+    await h.client.workflow.getHandle(id).signal('abort');
+    await h.client.workflow.getHandle(id).result();
+  });
+
   it('refuses a loop that does not exist', async () => {
     const r = await ralph(['route', 'no-such-loop', '--agent', 'security_specialist', '--address', h.env.address]);
     expect(r.code).toBe(1);

@@ -1,7 +1,8 @@
 /**
  * `ralph route explain "<task text>" [--profiles dir] [--json]`: how routing classifies a text (domain, confidence,
- * complexity, chosen profile, why) without a server. `ralph route <loop-or-project-id> --agent <name>`: force an agent
- * profile on a running loop or project (the `route` signal; `--agent base` forces the base agent).
+ * complexity, chosen profile, why) without a server. `ralph route <loop-id> --agent <name>`: force an agent profile on
+ * a running loop (the `route` signal; `--agent base` forces the base agent). A project's task loops are routed by
+ * their own ids.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -13,7 +14,7 @@ import { DEFAULT_PROFILES_DIR } from '../../config/routing';
 import { ROUTING_DEFAULTS, buildRoutingIndex, classify, type Classification } from '../../core/routing/classifier';
 import { ROUTE_SIGNAL, routePayloadProblem, type RoutePayload } from '../../core/routing/signal';
 import { defaultBy } from '../signal-helpers';
-import { UsageError, runCommand, table } from '../run-command';
+import { CommandFailedError, UsageError, runCommand, table } from '../run-command';
 
 /** Options of `ralph route explain`. */
 export const RouteExplainOptions = z.object({
@@ -73,6 +74,12 @@ export function routeCommand(program: Command): Command {
         const client = await ctx.client();
         const w = await describeWorkflow(client, id);
         if (w.status !== 'RUNNING') throw new LoopFinishedError(id, ROUTE_SIGNAL, w.status.toLowerCase());
+        // A project has no route handler yet: the signal would be buffered and never applied.
+        if (w.type === 'ralphProject')
+          throw new CommandFailedError(
+            `${id} is a project: route the loop of its running task instead (ralph route ${id}--<task>--a<n> ` +
+              `--agent ${o.agent}; \`ralph status ${id}\` lists the tasks)`,
+          );
         const payload: RoutePayload = { agent: o.agent, by: o.by ?? defaultBy(), requestId: randomUUID() };
         if (o.reason) payload.reason = o.reason;
         await client.workflow.getHandle(id).signal(ROUTE_SIGNAL, payload);
