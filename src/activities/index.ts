@@ -25,3 +25,24 @@ export type { RecordVerificationBaselineInput, RecordVerificationBaselineResult 
 export type { VerifyWorkInput, VerifyWorkResult } from './verification/verify-work';
 export { revertProtectedChanges } from './verification/revert-protected';
 export type { RevertProtectedChangesInput, RevertProtectedChangesResult } from './verification/revert-protected';
+export {
+  loadAgentProfiles,
+  loadAgentProfile,
+  recordRouting,
+  loadRoutingSession,
+  readHandoff,
+  startRouting,
+} from './routing';
+export type {
+  LoadAgentProfilesInput,
+  LoadAgentProfilesResult,
+  LoadAgentProfileInput,
+  LoadAgentProfileResult,
+  RecordRoutingInput,
+  RecordRoutingResult,
+  LoadRoutingSessionInput,
+  ReadHandoffInput,
+  ReadHandoffResult,
+  StartRoutingInput,
+  StartRoutingResult,
+} from './routing';

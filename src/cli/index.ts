@@ -26,6 +26,8 @@ import { pauseCommand } from './commands/pause';
 import { profileCommand } from './commands/profile';
 import { rejectCommand } from './commands/reject';
 import { reportCommand } from './commands/report';
+import { routeCommand } from './commands/route';
+import { routingCommand } from './commands/routing';
 import { resumeCommand } from './commands/resume';
 import { retryBlockedCommand } from './commands/retry-blocked';
 import { startCommand } from './commands/start';
@@ -86,6 +88,8 @@ export function buildProgram(): Command {
     consoleCommand,
     auditCommand,
     watchCommand,
+    routeCommand,
+    routingCommand,
   ])
     register(program);
   return program;

@@ -3,6 +3,7 @@ import { PersistenceConfig } from './persistence-config';
 import { GatesConfig } from './gates-config';
 import { HOST_ID_PATTERN } from '../core/hosts';
 import { VerificationConfig } from './verification-config';
+import { LoopRoutingConfig } from './routing';
 
 /** Agent adapters the loop can drive. */
 export const AgentAdapters = ['claude-code', 'codex', 'gemini', 'aider', 'command', 'scripted'] as const;
@@ -140,6 +141,11 @@ export const LoopInput = z
     verification: VerificationConfig.default(VerificationConfig.parse({})),
     /** Free-form labels, shown by `ralph status`. */
     labels: z.record(z.string(), z.string()).default({}),
+    /**
+     * Automatic agent routing to the profiles in `routing.profilesDir` (default `.ralph/agents`): active when that
+     * folder has profiles; `{ "enabled": false }` turns it off.
+     */
+    routing: LoopRoutingConfig.optional(),
   })
   .strict()
   .refine((i) => i.prompt !== undefined || i.promptFile !== undefined, {

@@ -7,6 +7,7 @@ import { AgentSpec, CompletionCriteria } from './loop-input';
 import { GatesConfig } from './gates-config';
 import { PersistenceConfig } from './persistence-config';
 import { TimeoutsConfig } from './timeouts-config';
+import { RoutingConfig } from './routing';
 
 export const ProjectInput = z
   .object({
@@ -32,6 +33,8 @@ export const ProjectInput = z
     continueAsNewEvery: z.number().int().positive().default(100),
     stateDir: z.string().min(1).optional(),
     labels: z.record(z.string(), z.string()).default({}),
+    /** Automatic agent routing (see the loop's `routing`): every task's loop routes, starting from the last agent. */
+    routing: RoutingConfig.optional(),
   })
   .strict();
 /** A project's input, after defaults. */

@@ -1,5 +1,6 @@
 import type { ChangeSummary, PersistenceState, ReinforcementLevel } from './persistence-types';
 import type { HostBinding } from './hosts';
+import type { RoutingCarryIn, RoutingState } from './routing/tracker';
 
 /**
  * Types of the loop's durable state: what `status` returns, what `state.json` holds and what continue-as-new carries.
@@ -170,6 +171,8 @@ export interface LoopResult {
   stateFile: string;
   /** The last iteration: how it ended and what the detectors flagged (a parent project classifies failures by it). */
   last?: { outcome: IterationOutcome; detections?: string[]; agentTimedOut?: boolean };
+  /** Automatic routing: the agent, domain and context the loop ended with (a project passes them to the next task). */
+  routing?: RoutingCarryIn;
 }
 
 /** The full, queryable state of a loop (the `status` query and `state.json`). */
@@ -207,6 +210,8 @@ export interface LoopState {
   persistence?: PersistenceState;
   /** The host holding the workspace (multi-host deployments only). */
   host?: HostBinding;
+  /** Automatic agent routing (absent when no profiles are configured): active agent, domain, handoff chain, breaker. */
+  routing?: RoutingState & { profiles: string[] };
   /** How many times the workflow continued-as-new. */
   run: number;
   startedAt: string;

@@ -89,11 +89,7 @@ export const AgentScript = z
 export type AgentScript = z.infer<typeof AgentScript>;
 
 /** The steps for one iteration. */
-export function stepsFor(
-  script: AgentScript,
-  iteration: number,
-  task?: { id: string; attempt: number },
-): ScriptStep[] {
+export function stepsFor(script: AgentScript, iteration: number, task?: { id: string; attempt: number }): ScriptStep[] {
   const forTask = task ? script.tasks[task.id] : undefined;
   if (forTask) return forTask.attempts[String(task!.attempt)] ?? forTask.default;
   const it = script.iterations;

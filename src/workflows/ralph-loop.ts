@@ -13,21 +13,25 @@ import { moveHost } from './loop/host';
 import { runIteration } from './loop/iteration';
 import { fail, finish, persist } from './loop/persist';
 import { setLoopHandlers } from './loop/handlers';
+import { setRouteHandler, startRoutingPhase } from './loop/routing';
 import { createContext, createMachine, validatedInput } from './loop/start';
 import { startVerification, verificationGate } from './loop/original-checks';
 
 export type { RalphLoopCarry } from './loop/carry';
 export { ANTI_LAZINESS_PATCH } from './loop/start';
 export { VERIFICATION_PATCH } from './loop/original-checks';
+export { ROUTING_PATCH } from './loop/routing';
 
 /** Runs a Ralph loop until the completion check passes, a human decides, or it is aborted. */
 export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry): Promise<LoopResult> {
   const m = createMachine(rawInput, carry);
   // Handlers first, so a signal sent right after start is never lost.
   const live = setLoopHandlers(m);
+  setRouteHandler(m, live.routing);
   const input = await validatedInput(m, rawInput, carry);
   const ctx = createContext(input, m, live, carry);
   await startVerification(ctx, carry);
+  await startRoutingPhase(ctx, live.routing, carry?.routing);
   await persist(ctx);
 
   for (;;) {

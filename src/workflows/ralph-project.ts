@@ -13,6 +13,7 @@ import type * as activities from '../activities';
 import type { ProjectInput, ProjectInputRaw } from '../config/project-input';
 import type { TimeoutSettings } from '../core/complexity';
 import { NON_RETRYABLE_ERROR_TYPES } from '../core/constants';
+import type { RoutingCarryIn } from '../core/routing/tracker';
 import { ProjectMachine, type ProjectState } from '../core/project-machine';
 import { childLoopInput, runAttempt } from './project/attempt';
 import { setProjectHandlers } from './project/handlers';
@@ -31,6 +32,8 @@ export interface ProjectResult {
 /** What continue-as-new carries. */
 export interface ProjectCarry {
   state: ProjectState;
+  /** What the last task's loop ended with (automatic routing), passed to the next task's loop. */
+  routing?: RoutingCarryIn;
 }
 
 const { validateProject, markTaskDone } = proxyActivities<typeof activities>({
@@ -47,6 +50,7 @@ export async function ralphProject(rawInput: ProjectInputRaw, carry?: ProjectCar
   const result = (status: ProjectResult['status']): ProjectResult => projectResult(m, status);
 
   let attemptsThisRun = 0;
+  let routing = carry?.routing;
   for (;;) {
     if (req.abort) return result('aborted');
     const t = m.next(nowIso());
@@ -62,16 +66,14 @@ export async function ralphProject(rawInput: ProjectInputRaw, carry?: ProjectCar
       continue;
     }
     if (attemptsThisRun >= input.continueAsNewEvery || workflowInfo().continueAsNewSuggested)
-      return continueAsNew<typeof ralphProject>(input, { state: m.state });
+      return continueAsNew<typeof ralphProject>(input, { state: m.state, ...(routing ? { routing } : {}) });
 
     const loopId = `${m.state.projectId}--${t.id}--a${t.attempts.length + 1}`;
     const attempt = m.startAttempt(t, loopId, nowIso());
     log.info(`task ${t.id} attempt ${attempt.n}: timeout ${attempt.timeoutSeconds}s (${attempt.why})`);
-    const { outcome, reason, aborted } = await runAttempt(
-      loopId,
-      childLoopInput(input, m.state.projectId, t, attempt),
-      req,
-    );
+    const ran = await runAttempt(loopId, childLoopInput(input, m.state.projectId, t, attempt, routing), req);
+    const { outcome, reason, aborted } = ran;
+    if (ran.routing) routing = ran.routing;
     m.finishAttempt(t, outcome, reason, nowIso());
     if (aborted) return result('aborted');
     attemptsThisRun++;

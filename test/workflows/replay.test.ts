@@ -24,6 +24,8 @@ describe('ralphLoop replay', () => {
         // ralphProject: child loops per task, a timeout retried with more time; a block, then an operator's unblock.
         'project-five-tasks.json',
         'project-block-unblock.json',
+        // Automatic routing (patch routing-v1): a dns → cloud_architect → security handoff chain.
+        'routing-handoff-chain.json',
       ]),
     );
   });

@@ -12,6 +12,7 @@ import { WorkflowTypes } from '../../core/constants';
 import { describeBinding } from '../../core/hosts';
 import type { LoopState } from '../../core/loop-types';
 import type { ProjectState } from '../../core/project-machine';
+import { routingStatusLines } from '../../core/routing/tracker';
 import { persistenceSummary, qualityBars, regressionsView, trajectoryOf } from '../../core/report';
 import { formatDuration, runCommand, table, UsageError } from '../run-command';
 import { gateLines, shellQuote } from '../signal-helpers';
@@ -113,6 +114,7 @@ export function statusLines(
   const labels = Object.entries(s.labels ?? {});
   field('labels', labels.map(([k, v]) => `${k}=${v}`).join(' '));
   if (failure) field('failure', failure);
+  if (s.routing) out.push('', ...routingStatusLines(s.routing));
 
   if (s.pendingGate) out.push('', ...gateLines(s.loopId, s.pendingGate, connectionFlags));
   if (s.pendingGuidance) out.push('', `guidance for the next prompt: ${s.pendingGuidance}`);

@@ -22,6 +22,8 @@ type Acts = typeof activities;
 /** The activities one loop calls, bound to that loop's options (timeouts come from its input). */
 export interface LoopActivities {
   runAgent: Acts['runAgent'];
+  /** `runAgent` with another iteration timeout (a routed profile's, when it is larger than the loop's). */
+  runAgentFor: (timeoutSeconds: number) => Acts['runAgent'];
   checkCompletion: Acts['checkCompletion'];
   inspectIteration: Acts['inspectIteration'];
   restoreCheckpoint: Acts['restoreCheckpoint'];
@@ -80,8 +82,8 @@ export function loopActivities(input: LoopInput, hooks?: HostHooks): LoopActivit
   const acts = sharedActivities(input, host);
   const h = hooks ?? { waiting: () => undefined, answered: () => undefined, moveRequested: () => false };
   return {
-    // A run scheduled again after a wait starts from its pre-run checkpoint, as a retried attempt does.
-    runAgent: waitForHost('runAgent', acts.runAgent, h, (i) => ({ ...i, resume: (i.resume ?? 0) + 1 })),
+    runAgent: waitForHost('runAgent', acts.runAgent, h, resumed),
+    runAgentFor: (seconds) => waitForHost('runAgent', acts.runAgentFor(seconds), h, resumed),
     checkCompletion: waitForHost('checkCompletion', acts.checkCompletion, h),
     inspectIteration: waitForHost('inspectIteration', acts.inspectIteration, h),
     restoreCheckpoint: waitForHost('restoreCheckpoint', acts.restoreCheckpoint, h),
@@ -93,6 +95,9 @@ export function loopActivities(input: LoopInput, hooks?: HostHooks): LoopActivit
     revertProtectedChanges: waitForHost('revertProtectedChanges', acts.revertProtectedChanges, h),
   };
 }
+
+/** A run scheduled again after a wait starts from its pre-run checkpoint, as a retried attempt does. */
+const resumed = (i: activities.RunAgentInput): activities.RunAgentInput => ({ ...i, resume: (i.resume ?? 0) + 1 });
 
 /**
  * Calls `fn` until a worker of the host picks it up: each schedule-to-start timeout is reported and the activity is
@@ -139,20 +144,31 @@ function sharedActivities(input: LoopInput, host: ActivityOptions = {}): LoopAct
   const persistState = hostLocal?.persistState ?? localPersistState;
   // The agent: startToClose is the iteration timeout; the heartbeat timeout catches a dead worker early. Retries are
   // for infrastructure (a killed worker); an AgentTimeout (our own deadline) is an outcome, not retried.
-  const { runAgent } = proxyActivities<Acts>({
-    ...host,
-    startToCloseTimeout: `${input.iterationTimeoutSeconds} seconds`,
-    heartbeatTimeout: `${input.heartbeatTimeoutSeconds} seconds`,
-    // Wait for the agent's process group to be killed before the workflow moves on after an abort.
-    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-    retry: {
-      maximumAttempts: input.agentMaxAttempts,
-      initialInterval: '1 second',
-      backoffCoefficient: 2,
-      maximumInterval: '1 minute',
-      nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES, 'AgentTimeout'],
-    },
-  });
+  const rawRunAgentFor = (timeoutSeconds: number) =>
+    proxyActivities<Acts>({
+      ...host,
+      startToCloseTimeout: `${timeoutSeconds} seconds`,
+      heartbeatTimeout: `${input.heartbeatTimeoutSeconds} seconds`,
+      // Wait for the agent's process group to be killed before the workflow moves on after an abort.
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+      retry: {
+        maximumAttempts: input.agentMaxAttempts,
+        initialInterval: '1 second',
+        backoffCoefficient: 2,
+        maximumInterval: '1 minute',
+        nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES, 'AgentTimeout'],
+      },
+    }).runAgent;
+  // A routed agent's profile may give it a longer iteration timeout: same options, another startToClose.
+  const runAgentFor =
+    (timeoutSeconds: number): Acts['runAgent'] =>
+    (i) =>
+      rawRunAgentFor(timeoutSeconds).executeWithOptions(
+        {
+          summary: `iteration ${i.iteration}: run ${i.agent.adapter} (timeout ${minutes(timeoutSeconds)}${i.run > 1 ? `, run ${i.run}` : ''})`,
+        },
+        [i],
+      );
   // The completion command: its own timeout plus a minute to start and collect output.
   const { checkCompletion } = proxyActivities<Acts>({
     ...host,
@@ -212,13 +228,8 @@ function sharedActivities(input: LoopInput, host: ActivityOptions = {}): LoopAct
   // Summaries: what the Temporal Web UI's timeline shows for each call ("iteration 7: run claude-code (timeout
   // 30m)"). They are metadata of the scheduling command, not part of it: replay ignores them, so no patch is needed.
   return {
-    runAgent: (i) =>
-      runAgent.executeWithOptions(
-        {
-          summary: `iteration ${i.iteration}: run ${i.agent.adapter} (timeout ${minutes(input.iterationTimeoutSeconds)}${i.run > 1 ? `, run ${i.run}` : ''})`,
-        },
-        [i],
-      ),
+    runAgent: runAgentFor(input.iterationTimeoutSeconds),
+    runAgentFor,
     checkCompletion: (i) =>
       checkCompletion.executeWithOptions({ summary: `iteration ${i.iteration}: check \`${clip(i.command, 60)}\`` }, [
         i,

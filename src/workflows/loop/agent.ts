@@ -38,22 +38,30 @@ export async function runAgentPhase(ctx: LoopContext, n: number, plan: PromptPla
     m.countAgentRun();
     try {
       ctx.live.agentScope = new CancellationScope();
+      const routed = plan.routed;
+      // A routed profile may need longer than the loop's (adaptive) timeout: the larger wins.
+      const runAgent =
+        routed && routed.timeoutSeconds > input.iterationTimeoutSeconds
+          ? ctx.acts.runAgentFor(routed.timeoutSeconds)
+          : ctx.acts.runAgent;
       run.result = await ctx.live.agentScope.run(() =>
-        ctx.acts.runAgent({
+        runAgent({
           loopId: m.state.loopId,
           iteration: n,
           run: attempt,
           maxIterations: m.state.maxIterations,
           workspace: input.workspace,
           stateDir: ctx.stateDir,
-          agent: input.agent,
+          agent: routed?.agent ?? input.agent,
           prompt: input.prompt,
           promptFile: input.promptFile,
           feedback: plan.feedback,
           guidance: plan.guidance,
           promise: input.completion.promise,
           checkCommand: input.completion.command,
-          sections: plan.reinforcement?.sections,
+          sections: routed
+            ? [...(plan.reinforcement?.sections ?? []), ...routed.sections]
+            : plan.reinforcement?.sections,
           checkpoint: tracker ? { label: preLabel(n, attempt) } : undefined,
           hooks:
             tracker && input.persistence.hooks.enabled

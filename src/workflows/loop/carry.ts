@@ -6,6 +6,8 @@
 import { allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
 import type { LoopCarry } from '../../core/loop-machine';
 import type { LoopContext, VerificationBaseline } from './context';
+import { routingCarry } from './routing';
+import type { RoutingCarry } from './routing-types';
 
 /** What one run hands to the next through continue-as-new. */
 export interface RalphLoopCarry {
@@ -13,6 +15,8 @@ export interface RalphLoopCarry {
   stateFile: string;
   /** The verification baseline recorded by the first run (absent: verification off, or a loop from before it). */
   verification?: VerificationBaseline;
+  /** Automatic routing's state and profiles, when it is active. */
+  routing?: RoutingCarry;
 }
 
 /** True when this run should hand over to a new one before the next iteration. */
@@ -24,7 +28,8 @@ export function shouldContinueAsNew(ctx: LoopContext): boolean {
 export async function continueAsNewWithCarry(ctx: LoopContext): Promise<never> {
   // Handlers are synchronous today; waiting keeps that safe if one ever awaits.
   await condition(allHandlersFinished);
-  const next: RalphLoopCarry = { machine: ctx.m.carry(), stateFile: ctx.stateFile };
+  const routing = routingCarry(ctx.live.routing);
+  const next: RalphLoopCarry = { machine: ctx.m.carry(), stateFile: ctx.stateFile, ...(routing ? { routing } : {}) };
   if (ctx.verification) next.verification = ctx.verification;
   // The workflow type by name: importing ralphLoop here would make a cycle.
   return continueAsNew<(input: unknown, carry: RalphLoopCarry) => Promise<unknown>>(ctx.input, next);

@@ -9,6 +9,7 @@ import type { LoopMachine } from '../../core/loop-machine';
 import type { LoopResult } from '../../core/loop-types';
 import type { EscalationRequest, PersistenceTracker } from '../../core/persistence';
 import type { LoopActivities } from './activities';
+import type { RoutingHandle } from './routing-types';
 
 /** Handles shared between the signal handlers and the running phase. */
 export interface LiveHandles {
@@ -19,6 +20,8 @@ export interface LiveHandles {
    * iteration is redone on the new host; a human gate or the loop's end waits for the host instead).
    */
   inIteration?: boolean;
+  /** Automatic routing: the tracker once active, and `route` requests received before it was. */
+  routing: RoutingHandle;
 }
 
 /** Everything a phase needs: the validated input, the loop's rules (machine, tracker) and the activities. */

@@ -9,7 +9,7 @@ import { nowIso, type LiveHandles } from './context';
 
 /** Registers approve/reject/abort/pause/resume/move and the status query; `abort` also cancels a running agent. */
 export function setLoopHandlers(m: LoopMachine): LiveHandles {
-  const live: LiveHandles = {};
+  const live: LiveHandles = { routing: { early: [] } };
   const onSignal = (name: SignalName) => (payload?: unknown) => {
     const r = m.applySignal(name, payload, nowIso());
     if (r.applied) log.info(`signal ${name}: ${r.note}`);

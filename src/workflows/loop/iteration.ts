@@ -12,6 +12,7 @@ import { originalChecksPhase } from './original-checks';
 import { persist } from './persist';
 import { planPrompt } from './prompt';
 import { recordIteration } from './record';
+import { afterRoutedRun, routeIteration } from './routing';
 import { verifyPhase } from './verify';
 
 /**
@@ -36,8 +37,10 @@ async function iterate(ctx: LoopContext): Promise<Next> {
   const startedAt = nowIso();
   const t0 = Date.now();
   const plan = planPrompt(ctx, n);
+  plan.routed = await routeIteration(ctx, ctx.live.routing, n, plan.feedback);
   const agent = await runAgentPhase(ctx, n, plan);
   if (!agent.ok) return agent.next;
+  await afterRoutedRun(ctx, ctx.live.routing, n, plan.routed, agent.run);
   const inspected = await inspectPhase(ctx, n, agent.run);
   const verification = await verifyPhase(ctx, n, agent.run);
   const original = await originalChecksPhase(ctx, n, agent.run, inspected, verification);

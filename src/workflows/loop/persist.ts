@@ -8,6 +8,7 @@ import type { InterventionEvent } from '../../core/persistence-types';
 import { SA } from '../search-attributes';
 import { restoreBest } from './best-output';
 import { nowIso, type LoopContext, type LoopEnding } from './context';
+import { endRouting } from './routing';
 
 type SearchAttributeUpdate = Parameters<typeof upsertSearchAttributes>[0] extends (infer U)[] ? U : never;
 
@@ -44,7 +45,10 @@ export async function persist(ctx: LoopContext, record?: IterationRecord, events
 /** Ends the loop: restores the best output (anti-laziness layer, unless it failed), records the end, persists. */
 export async function finish(ctx: LoopContext, ending: LoopEnding): Promise<LoopResult> {
   if (ctx.tracker && ending.status !== 'failed') await restoreBest(ctx);
+  await endRouting(ctx, ctx.live.routing);
   const r = ctx.m.finish(ending, ctx.stateFile, nowIso());
+  const routing = ctx.live.routing.tracker?.carryOut();
+  if (routing) r.routing = routing;
   await persist(ctx);
   log.info(`loop ${ctx.m.state.loopId} ended: ${r.status} (${r.reason})`);
   return r;

@@ -4,6 +4,7 @@
  */
 import type { PersistenceTracker } from '../../core/persistence';
 import type { LoopContext } from './context';
+import type { RoutedRun } from './routing-types';
 
 /** What the agent phase puts in the prompt. */
 export interface PromptPlan {
@@ -11,6 +12,8 @@ export interface PromptPlan {
   guidance?: string;
   /** The reinforcement level and its prompt sections (anti-laziness layer only). */
   reinforcement?: ReturnType<PersistenceTracker['beforeIteration']>;
+  /** The routed agent, its instructions and timeout (automatic routing only). */
+  routed?: RoutedRun;
 }
 
 /** Takes the pending feedback and guidance, and the reinforcement for iteration `n`. */

@@ -7,6 +7,7 @@ import { CancellationScope, ParentClosePolicy, executeChild, isCancellation } fr
 import type { LoopInputRaw } from '../../config/loop-input';
 import type { ProjectInput } from '../../config/project-input';
 import type { LoopResult } from '../../core/loop-types';
+import type { RoutingCarryIn } from '../../core/routing/tracker';
 import { taskPrompt, type AttemptOutcome, type AttemptRecord, type ProjectTask } from '../../core/project-machine';
 import { ralphLoop } from '../ralph-loop';
 import type { ProjectRequests } from './handlers';
@@ -17,6 +18,7 @@ export function childLoopInput(
   projectId: string,
   t: ProjectTask,
   attempt: AttemptRecord,
+  routing?: RoutingCarryIn,
 ): LoopInputRaw {
   return {
     prompt: taskPrompt(t, input.preamble),
@@ -38,6 +40,11 @@ export function childLoopInput(
     onBudgetExhausted: 'end',
     stateDir: input.stateDir,
     labels: { ...input.labels, project: projectId, task: t.id, attempt: String(attempt.n) },
+    // Every task's loop routes on its own text, starting from the agent, domain and context the last task ended with
+    // (the switch rule decides whether the agent changes).
+    ...(input.routing?.enabled === false
+      ? {}
+      : { routing: { ...(input.routing ?? {}), carryIn: { ...stripUndefined(routing ?? {}), taskId: t.id } } }),
   };
 }
 
@@ -49,7 +56,7 @@ export async function runAttempt(
   loopId: string,
   loopInput: LoopInputRaw,
   req: ProjectRequests,
-): Promise<{ outcome: AttemptOutcome; reason: string; aborted?: boolean }> {
+): Promise<{ outcome: AttemptOutcome; reason: string; aborted?: boolean; routing?: RoutingCarryIn }> {
   try {
     req.childScope = new CancellationScope();
     const r: LoopResult = await req.childScope.run(() =>
@@ -59,7 +66,7 @@ export async function runAttempt(
         parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
       }),
     );
-    return classify(r);
+    return { ...classify(r), ...(r.routing ? { routing: r.routing } : {}) };
   } catch (e) {
     if (req.abort && isCancellation(e)) return { outcome: 'aborted', reason: 'project aborted', aborted: true };
     return {
@@ -81,3 +88,7 @@ export function classify(r: LoopResult): { outcome: AttemptOutcome; reason: stri
     return { outcome: 'no_files', reason: `no file written (${r.reason})` };
   return { outcome: 'gate_failure', reason: r.reason };
 }
+
+/** The object without its undefined fields (the child's input is JSON: an undefined field would fail `.strict()`). */
+const stripUndefined = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;

@@ -1,0 +1,293 @@
+/**
+ * npm run bench:routing — automatic agent routing, no server:
+ * - classification latency p50/p95/p99 over 10,000 task texts (labelled tasks, recombined and padded; target p95 < 5 ms);
+ * - session-state write and read latency (atomic write + zod-validated read; target < 5 ms);
+ * - profile load latency (loadAgentProfile of the fixture profiles; target < 1 s) and routing overhead per handoff
+ *   (parse + secret screen + chain rule + summary + session write + log append; target < 100 ms);
+ * - accuracy on test/fixtures/routing/labelled.json (target >= 85 %, 0 general tasks routed) and on heldout.json
+ *   (written after the vocabulary was tuned; reported, not a target);
+ * - prompt size of a routed specialist iteration vs the same iteration with every profile's instructions.
+ * Figures go to bench/results/routing.json. BENCH_TEXTS changes the number of texts.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  loadAgentProfile,
+  loadAgentProfiles,
+  readSession,
+  recordRouting,
+  sessionFile,
+  writeSession,
+} from '../src/activities/routing';
+import type { RoutingSession } from '../src/config/routing';
+import {
+  ROUTING_DEFAULTS,
+  addContext,
+  buildRoutingIndex,
+  classify,
+  extendChain,
+  newChain,
+  parseHandoff,
+  routedSections,
+  screenHandoff,
+  summariseContext,
+  type ContextEntry,
+} from '../src/core/routing';
+import { buildPrompt } from '../src/core/prompt';
+import { percentile, writeResult } from './stats';
+
+const TEXTS = Number(process.env.BENCH_TEXTS ?? 10_000);
+
+interface Labelled {
+  tasks: { label: string; text: string }[];
+}
+
+const root = (): string => {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return dir;
+};
+
+const ms = (t: bigint): number => Number(process.hrtime.bigint() - t) / 1e6;
+const summary = (xs: number[]) => ({
+  p50: +percentile(xs, 50).toFixed(4),
+  p95: +percentile(xs, 95).toFixed(4),
+  p99: +percentile(xs, 99).toFixed(4),
+  max: +Math.max(...xs).toFixed(4),
+});
+
+/** A deterministic PRNG (mulberry32), so every run classifies the same 10,000 texts. */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const FILLER = [
+  'Please keep the existing behaviour for current users.',
+  'The code lives in src/ and the tests in test/.',
+  'Acceptance: the change is covered and the build is green.',
+  'See the linked ticket for the background and the discussion with the product team.',
+  'Do not change the public interface without a deprecation period.',
+];
+
+/** 10,000 texts: labelled tasks alone, two combined, with filler sentences, and long ones (several joined). */
+function corpus(tasks: string[], n: number): string[] {
+  const r = rng(42);
+  const pick = <T>(xs: T[]): T => xs[Math.floor(r() * xs.length)];
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const kind = i % 4;
+    if (kind === 0) out.push(pick(tasks));
+    else if (kind === 1) out.push(`${pick(tasks)}. Then ${pick(tasks).toLowerCase()}`);
+    else if (kind === 2) out.push(`${pick(tasks)}. ${pick(FILLER)} ${pick(FILLER)}`);
+    else out.push(Array.from({ length: 6 }, () => `${pick(tasks)}. ${pick(FILLER)}`).join(' '));
+  }
+  return out;
+}
+
+function accuracy(set: Labelled, index: ReturnType<typeof buildRoutingIndex>) {
+  let correct = 0;
+  let domainCorrect = 0;
+  let domainTotal = 0;
+  let routedGeneral = 0;
+  const wrong: string[] = [];
+  for (const t of set.tasks) {
+    const c = classify(t.text, index);
+    const predicted = c.route ? c.domain : 'general';
+    if (predicted === t.label) correct++;
+    else wrong.push(`${t.label} → ${predicted} (${c.domain} ${c.confidence}, complexity ${c.complexity}): ${t.text}`);
+    if (t.label === 'general') {
+      if (c.route) routedGeneral++;
+    } else {
+      domainTotal++;
+      if (c.domain === t.label) domainCorrect++;
+    }
+  }
+  return {
+    tasks: set.tasks.length,
+    /** The routing decision is right: the labelled domain's specialist ran, or the base agent for general tasks. */
+    routingAccuracy: +(correct / set.tasks.length).toFixed(4),
+    /** Primary domain right on non-general tasks, thresholds aside. */
+    domainAccuracy: +(domainCorrect / domainTotal).toFixed(4),
+    routedGeneral,
+    wrong,
+  };
+}
+
+async function main(): Promise<void> {
+  const dir = path.join(root(), 'test', 'fixtures', 'routing');
+  const read = (f: string): Labelled => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Labelled;
+  const labelled = read('labelled.json');
+  const heldout = read('heldout.json');
+  const agentsDir = path.join(dir, 'agents');
+  const { profiles } = await loadAgentProfiles({ workspace: dir, dir: agentsDir });
+
+  const tBuild = process.hrtime.bigint();
+  const index = buildRoutingIndex(profiles);
+  const indexBuildMs = ms(tBuild);
+
+  const texts = corpus(
+    labelled.tasks.map((t) => t.text),
+    TEXTS,
+  );
+  for (const t of texts.slice(0, 200)) classify(t, index);
+  const lat: number[] = [];
+  let routed = 0;
+  for (const t of texts) {
+    const s = process.hrtime.bigint();
+    const c = classify(t, index);
+    lat.push(ms(s));
+    if (c.route) routed++;
+  }
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-bench-routing-'));
+  const file = sessionFile(tmp, 'bench-loop');
+  let context: ContextEntry[] = [];
+  for (let i = 1; i <= 5; i++)
+    context = addContext(context, { agent: `agent_${i}`, iteration: i, reason: 'handoff', text: 'x'.repeat(800) });
+  const session: RoutingSession = {
+    version: 1,
+    loopId: 'bench-loop',
+    activeAgent: 'security_specialist',
+    domain: 'security',
+    lastConfidence: 0.87,
+    chain: {
+      agents: ['dns', 'cloud_architect', 'security_specialist'],
+      links: [
+        { from: 'dns', to: 'cloud_architect', reason: 'DNS done', iteration: 1 },
+        { from: 'cloud_architect', to: 'security_specialist', reason: 'harden', iteration: 2 },
+      ],
+    },
+    sharedContext: context,
+    updatedAt: new Date().toISOString(),
+  };
+  const writes: number[] = [];
+  const reads: number[] = [];
+  for (let i = 0; i < 1000; i++) {
+    let s = process.hrtime.bigint();
+    writeSession(file, session);
+    writes.push(ms(s));
+    s = process.hrtime.bigint();
+    const r = readSession(file);
+    reads.push(ms(s));
+    if (!r.session) throw new Error(`session did not read back: ${r.error}`);
+  }
+
+  const loads: number[] = [];
+  for (let i = 0; i < 20; i++)
+    for (const p of profiles) {
+      const s = process.hrtime.bigint();
+      const r = await loadAgentProfile({ workspace: dir, dir: agentsDir, name: p.name });
+      loads.push(ms(s));
+      if (!r.ok) throw new Error(r.warning);
+    }
+
+  const output =
+    'Configured the records.\n\n<handoff target="security_specialist" reason="DNS is done; harden the mail setup">\n' +
+    'What was done: MX, SPF and autodiscover records for example.com (TTL 300).\n' +
+    'Key findings: DKIM is not set up; the registrar account has no MFA; token ghp_abcdefghijklmnopqrstuvwxyz0123456789.\n' +
+    'Open problems: DMARC policy is p=none.\n</handoff>\n';
+  const handoffMs: number[] = [];
+  for (let i = 0; i < 500; i++) {
+    const s = process.hrtime.bigint();
+    const p = parseHandoff(output, ROUTING_DEFAULTS);
+    if (!p.found || !p.ok) throw new Error('handoff did not parse');
+    const screened = screenHandoff(p.handoff, ROUTING_DEFAULTS);
+    if (!screened.ok) throw new Error('handoff refused');
+    const v = extendChain(newChain('dns'), screened.handoff, 1, ROUTING_DEFAULTS);
+    const ctx = addContext(context, { agent: 'dns', iteration: 1, text: screened.handoff.context });
+    summariseContext(ctx, ROUTING_DEFAULTS.maxSharedContextChars);
+    await recordRouting({
+      stateDir: tmp,
+      loopId: 'bench-loop',
+      session: { ...session, chain: v.chain, sharedContext: ctx },
+      entries: [{ at: new Date().toISOString(), event: 'handoff', loopId: 'bench-loop', from: 'dns', to: 'security' }],
+    });
+    handoffMs.push(ms(s));
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+
+  // Prompt size: every routed labelled task, built as the loop builds it.
+  const instructions = new Map<string, string>();
+  for (const p of profiles) {
+    const r = await loadAgentProfile({ workspace: dir, dir: agentsDir, name: p.name });
+    if (r.ok) instructions.set(p.name, r.profile.instructions);
+  }
+  const all = [...instructions.entries()].map(([n, t]) => `### ${n}\n\n${t}`).join('\n\n');
+  let routedChars = 0;
+  let allChars = 0;
+  let baseChars = 0;
+  let n = 0;
+  for (const t of labelled.tasks) {
+    const c = classify(t.text, index);
+    if (!c.route || !c.profile) continue;
+    const base = { task: t.text, loopId: 'bench', iteration: 1, maxIterations: 10, feedback: [] };
+    baseChars += buildPrompt(base).length;
+    routedChars += buildPrompt({
+      ...base,
+      sections: routedSections(instructions.get(c.profile), '', ROUTING_DEFAULTS.maxInstructionsChars),
+    }).length;
+    allChars += buildPrompt({ ...base, sections: [`## Specialist instructions (all profiles)\n\n${all}`] }).length;
+    n++;
+  }
+
+  const result = {
+    when: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    classification: {
+      texts: texts.length,
+      meanChars: Math.round(texts.reduce((a, t) => a + t.length, 0) / texts.length),
+      routedShare: +(routed / texts.length).toFixed(3),
+      profiles: profiles.length,
+      indexBuildMs: +indexBuildMs.toFixed(3),
+      latencyMs: summary(lat),
+      targetP95Ms: 5,
+    },
+    sessionState: { runs: writes.length, writeMs: summary(writes), readMs: summary(reads), targetMs: 5 },
+    profileLoad: { runs: loads.length, latencyMs: summary(loads), targetMs: 1000 },
+    handoffOverhead: {
+      runs: handoffMs.length,
+      what: 'parse + secret screen + chain rule + context summary + session write + log append',
+      latencyMs: summary(handoffMs),
+      targetMs: 100,
+    },
+    accuracy: { labelled: accuracy(labelled, index), heldout: accuracy(heldout, index), target: 0.85 },
+    promptSize: {
+      routedTasks: n,
+      meanBaseChars: Math.round(baseChars / n),
+      meanRoutedChars: Math.round(routedChars / n),
+      meanAllProfilesChars: Math.round(allChars / n),
+      /** Characters / 4: a rough token count. */
+      meanRoutedTokens: Math.round(routedChars / n / 4),
+      meanAllProfilesTokens: Math.round(allChars / n / 4),
+      reduction: +(1 - routedChars / allChars).toFixed(3),
+    },
+  };
+  const out = writeResult('routing', result);
+  const c = result.classification.latencyMs;
+  const a = result.accuracy;
+  console.log(
+    [
+      `classification over ${texts.length} texts: p50 ${c.p50} ms, p95 ${c.p95} ms, p99 ${c.p99} ms`,
+      `session state: write p95 ${result.sessionState.writeMs.p95} ms, read p95 ${result.sessionState.readMs.p95} ms`,
+      `profile load p95 ${result.profileLoad.latencyMs.p95} ms; routing overhead per handoff p95 ${result.handoffOverhead.latencyMs.p95} ms`,
+      `labelled: routing accuracy ${a.labelled.routingAccuracy} (${a.labelled.tasks} tasks), general routed ${a.labelled.routedGeneral}; ` +
+        `held-out: ${a.heldout.routingAccuracy} (${a.heldout.tasks} tasks), general routed ${a.heldout.routedGeneral}`,
+      `prompt: routed ${result.promptSize.meanRoutedChars} chars vs all profiles ${result.promptSize.meanAllProfilesChars} ` +
+        `(${Math.round(result.promptSize.reduction * 100)}% smaller)`,
+      `→ ${out}`,
+    ].join('\n'),
+  );
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});

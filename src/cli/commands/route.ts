@@ -1,0 +1,125 @@
+/**
+ * `ralph route explain "<task text>" [--profiles dir] [--json]`: how routing classifies a text (domain, confidence,
+ * complexity, chosen profile, why) without a server. `ralph route <loop-id> --agent <name>`: force an agent profile on
+ * a running loop (the `route` signal; `--agent base` forces the base agent). A project's task loops are routed by
+ * their own ids.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { loadAgentProfiles } from '../../activities/routing';
+import { describeWorkflow, LoopFinishedError } from '../../client';
+import { DEFAULT_PROFILES_DIR } from '../../config/routing';
+import { ROUTING_DEFAULTS, buildRoutingIndex, classify, type Classification } from '../../core/routing/classifier';
+import { ROUTE_SIGNAL, routePayloadProblem, type RoutePayload } from '../../core/routing/signal';
+import { defaultBy } from '../signal-helpers';
+import { CommandFailedError, UsageError, runCommand, table } from '../run-command';
+
+/** Options of `ralph route explain`. */
+export const RouteExplainOptions = z.object({
+  profiles: z.string().min(1).default(DEFAULT_PROFILES_DIR),
+  minConfidence: z.coerce.number().min(0).max(1).default(ROUTING_DEFAULTS.minConfidence),
+  minComplexity: z.coerce.number().int().min(0).max(10).default(ROUTING_DEFAULTS.minComplexity),
+  json: z.boolean().default(false),
+});
+
+/** Options of `ralph route <id>`. */
+export const RouteOptions = z.object({
+  agent: z.string({ error: 'required: name the profile to force, e.g. --agent security_specialist (or base)' }),
+  reason: z.string().min(1).max(500).optional(),
+  by: z.string().min(1).max(500).optional(),
+});
+
+/** What `ralph route explain --json` prints. */
+export interface RouteExplanation extends Classification {
+  profilesDir: string;
+  profiles: string[];
+  warnings: string[];
+  /** The agent that would run: the chosen profile when routed, else `base`. */
+  agent: string;
+}
+
+/** Classifies `text` against the profiles in `dir` (relative to the current directory). */
+export async function explainRoute(
+  text: string,
+  dir: string,
+  rules = { minConfidence: ROUTING_DEFAULTS.minConfidence, minComplexity: ROUTING_DEFAULTS.minComplexity },
+): Promise<RouteExplanation> {
+  const r = await loadAgentProfiles({ workspace: process.cwd(), dir });
+  const c = classify(text, buildRoutingIndex(r.profiles), rules);
+  return {
+    ...c,
+    profilesDir: r.dir,
+    profiles: r.profiles.map((p) => p.name),
+    warnings: r.warnings,
+    agent: c.route && c.profile ? c.profile : 'base',
+  };
+}
+
+/** Registers `ralph route`. */
+export function routeCommand(program: Command): Command {
+  const route = program
+    .command('route')
+    .description('force an agent profile on a running loop or project (the route signal); see also `route explain`')
+    .argument('[id]', 'the loop or project id')
+    .option('--agent <name>', 'the profile to force (^[a-z_]+$), or base for the base agent')
+    .option('--reason <text>', 'why (logged with the suggestion it replaces, for routing accuracy)')
+    .option('--by <name>', 'who decides (default: $USER)')
+    .action(
+      runCommand(RouteOptions, async (o, [id], ctx) => {
+        if (!id) throw new UsageError('name the loop or project: ralph route <id> --agent <name>');
+        const problem = routePayloadProblem({ agent: o.agent, reason: o.reason, by: o.by });
+        if (problem) throw new UsageError(`--agent: ${problem}`);
+        const client = await ctx.client();
+        const w = await describeWorkflow(client, id);
+        if (w.status !== 'RUNNING') throw new LoopFinishedError(id, ROUTE_SIGNAL, w.status.toLowerCase());
+        // A project has no route handler yet: the signal would be buffered and never applied.
+        if (w.type === 'ralphProject')
+          throw new CommandFailedError(
+            `${id} is a project: route the loop of its running task instead (ralph route ${id}--<task>--a<n> ` +
+              `--agent ${o.agent}; \`ralph status ${id}\` lists the tasks)`,
+          );
+        const payload: RoutePayload = { agent: o.agent, by: o.by ?? defaultBy(), requestId: randomUUID() };
+        if (o.reason) payload.reason = o.reason;
+        await client.workflow.getHandle(id).signal(ROUTE_SIGNAL, payload);
+        ctx.out.line(
+          `route sent to ${w.type} ${id}: ${o.agent === 'base' ? 'the base agent' : `profile ${o.agent}`} runs from ` +
+            `the next iteration (by ${payload.by}); the override is logged in its routing log`,
+        );
+      }),
+    );
+  route
+    .command('explain <text>')
+    .description('classify a task text: domain, confidence, complexity, the profile that would run, and why')
+    .option('--profiles <dir>', `the profiles folder (default ./${DEFAULT_PROFILES_DIR})`)
+    .option('--min-confidence <x>', `route above this confidence (default ${ROUTING_DEFAULTS.minConfidence})`)
+    .option('--min-complexity <n>', `route above this complexity (default ${ROUTING_DEFAULTS.minComplexity})`)
+    .option('--json', 'print the classification as JSON')
+    .action(
+      runCommand(RouteExplainOptions, async (o, [text], ctx) => {
+        if (!text?.trim()) throw new UsageError('give the task text: ralph route explain "<task text>"');
+        const e = await explainRoute(text, o.profiles, o);
+        for (const w of e.warnings) ctx.out.note(`warning: ${w}`);
+        if (o.json) return ctx.out.json(e);
+        if (!e.profiles.length)
+          ctx.out.note(
+            `note: no profiles in ${path.relative(process.cwd(), e.profilesDir) || '.'}: the base agent always runs`,
+          );
+        ctx.out.line(`domain       ${e.domain}`);
+        ctx.out.line(`confidence   ${e.confidence}`);
+        ctx.out.line(`complexity   ${e.complexity}`);
+        ctx.out.line(`agent        ${e.agent}${e.route ? ' (routed)' : ' (base agent)'}`);
+        ctx.out.line('why');
+        for (const w of e.why) ctx.out.line(`  - ${w}`);
+        const rows = Object.entries(e.confidences)
+          .sort((a, b) => b[1] - a[1])
+          .map(([d, c]) => [d, c, (e.matched[d] ?? []).join(', ')]);
+        if (rows.length) {
+          ctx.out.line('');
+          for (const l of table(['DOMAIN', 'CONFIDENCE', 'MATCHED'], rows)) ctx.out.line(`  ${l}`);
+        }
+      }),
+    );
+  return route;
+}

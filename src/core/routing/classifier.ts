@@ -1,0 +1,322 @@
+/**
+ * The routing classifier: scores every domain of a task text from weighted keywords (the built-in vocabulary plus the
+ * profiles' own), and decides whether a specialist profile should run. Pure and deterministic (no network, no clock),
+ * so a workflow can call it on replay and `ralph route explain` shows exactly what the loop would decide.
+ *
+ * Why keywords: the design wants classification under 10 ms with no service to go down; weighted keywords are
+ * explainable (`why` lists every match) and accurate enough on our labelled set (bench:routing).
+ */
+import { BUILTIN_VOCABULARY, COMPLEXITY_TERMS, DOMAIN_ALIASES, Domains, type WeightedKeyword } from './vocabulary';
+
+/** Routing thresholds and limits; every field has a default in {@link ROUTING_DEFAULTS}. */
+export interface RoutingRules {
+  /** Route only when the primary domain's confidence is above this. */
+  minConfidence: number;
+  /** Route only when the task's complexity (1-10) is above this. */
+  minComplexity: number;
+  /** A domain switch needs the new domain this much more confident than the current one (on the same text). */
+  switchMargin: number;
+  /** Handoffs per chain before `MaxHandoffsExceeded`. */
+  maxHandoffs: number;
+  /** A block of agents repeated this many times in a row (A→B→A→B→A→B for 3) is a cycle. */
+  cycleRepeats: number;
+  /** Longest handoff context accepted, in characters. */
+  maxHandoffContextChars: number;
+  /** Longest shared context put into a prompt, in characters. */
+  maxSharedContextChars: number;
+  /** Longest specialist instructions put into a prompt, in characters. */
+  maxInstructionsChars: number;
+  /** What to do with a secret found in handoff context: replace it, or refuse the whole handoff. */
+  secrets: 'redact' | 'refuse';
+  /** Failures of routed agents within `breakerWindowSeconds` that open the circuit breaker. */
+  breakerFailures: number;
+  breakerWindowSeconds: number;
+  /** How long routing stays off once the breaker opens. */
+  breakerCooldownSeconds: number;
+}
+
+/** Default routing rules (design: route at > 70 % confidence and complexity > 3, switch at +20 %, 5 handoffs). */
+export const ROUTING_DEFAULTS: Readonly<RoutingRules> = {
+  minConfidence: 0.7,
+  minComplexity: 3,
+  switchMargin: 0.2,
+  maxHandoffs: 5,
+  cycleRepeats: 3,
+  maxHandoffContextChars: 8000,
+  maxSharedContextChars: 4000,
+  maxInstructionsChars: 16_000,
+  secrets: 'redact',
+  breakerFailures: 3,
+  breakerWindowSeconds: 300,
+  breakerCooldownSeconds: 600,
+};
+
+/** What the classifier needs to know of a profile (no instructions: those are loaded only when it runs). */
+export interface ProfileKeywords {
+  /** The profile's name (`^[a-z_]+$`), also its file name without `.md`. */
+  name: string;
+  /** The domain it serves: a built-in one (or an alias of one) or its own. */
+  domain: string;
+  keywords: readonly string[];
+  /** Weights of keywords (default 2); a weight for a keyword not in `keywords` adds it. */
+  weights?: Readonly<Record<string, number>>;
+}
+
+/** The compiled keyword index of a set of profiles: build once per loop, classify many times. */
+export interface RoutingIndex {
+  /** Multi-word terms, longest first, each with the domains it scores. */
+  phrases: { phrase: string; hits: DomainHit[] }[];
+  /** Single-word terms and the domains they score. */
+  words: Map<string, DomainHit[]>;
+  /** Every domain known (built-in and the profiles' own), sorted. */
+  domains: string[];
+  /** Profiles by domain, each with its own term set (picks a profile when several serve one domain). */
+  profilesByDomain: Map<string, { name: string; terms: Set<string> }[]>;
+  complexity: { phrases: string[]; words: Set<string> };
+}
+
+interface DomainHit {
+  domain: string;
+  weight: number;
+  /** The profile the keyword came from, if any. */
+  profile?: string;
+}
+
+/** The classifier's verdict on one text. */
+export interface Classification {
+  /** The primary domain: the best-scoring one, or `general` when nothing matched. */
+  domain: string;
+  /** Confidence of the primary domain, 0-1 (0 for `general`). */
+  confidence: number;
+  /** How much work the text describes, 1-10. */
+  complexity: number;
+  /** Confidence of every domain that scored (for the switch rule). */
+  confidences: Record<string, number>;
+  /** Matched keywords per domain. */
+  matched: Record<string, string[]>;
+  /** Whether a specialist runs: confidence and complexity above the rules' thresholds, and a profile for the domain. */
+  route: boolean;
+  /** The profile chosen for the domain (even when `route` is false: what would run). */
+  profile?: string;
+  /** One clause per reason, for `ralph route explain` and the routing log. */
+  why: string[];
+}
+
+/** The canonical domain name of a profile's `domain` (aliases resolved, lower-case). */
+export function canonicalDomain(domain: string): string {
+  const d = domain.trim().toLowerCase();
+  return DOMAIN_ALIASES[d] ?? d;
+}
+
+/**
+ * Lower-cases, splits camelCase humps and turns every non-alphanumeric run into one space, so `AuthController.ts`,
+ * `auth-controller` and `auth controller` read alike. A hump is an upper-case letter followed by a lower-case one, so
+ * `GraphQL`, `gRPC` and `SwiftUI` stay one word.
+ */
+export function normalizeText(s: string): string {
+  return s
+    .replace(/(\p{Ll}|\p{N})(\p{Lu}\p{Ll})/gu, '$1 $2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+}
+
+/** Builds the keyword index of the built-in vocabulary plus `profiles`. */
+export function buildRoutingIndex(profiles: readonly ProfileKeywords[] = []): RoutingIndex {
+  const phrases = new Map<string, DomainHit[]>();
+  const words = new Map<string, DomainHit[]>();
+  const add = (term: string, hit: DomainHit): void => {
+    const t = normalizeText(term);
+    if (!t) return;
+    const into = t.includes(' ') ? phrases : words;
+    const hits = into.get(t) ?? [];
+    // One weight per (term, domain): the larger wins, so a profile can raise a built-in keyword but not double it.
+    const same = hits.find((h) => h.domain === hit.domain);
+    if (same) {
+      if (hit.weight > same.weight || (hit.profile && !same.profile)) Object.assign(same, hit);
+    } else hits.push({ ...hit });
+    // A profile's keyword is more specific than the built-in vocabulary: it no longer scores other built-in domains
+    // (a `dns` profile claims "dns" from devops).
+    into.set(t, hit.profile ? hits.filter((h) => h.profile || h.domain === hit.domain) : hits);
+  };
+  const domains = new Set<string>();
+  for (const [domain, kws] of Object.entries(BUILTIN_VOCABULARY) as [string, readonly WeightedKeyword[]][]) {
+    domains.add(domain);
+    for (const k of kws) add(k.term, { domain, weight: k.weight });
+  }
+  const profilesByDomain = new Map<string, { name: string; terms: Set<string> }[]>();
+  for (const p of [...profiles].sort((a, b) => a.name.localeCompare(b.name))) {
+    const domain = canonicalDomain(p.domain);
+    if (domain === Domains.general) continue;
+    domains.add(domain);
+    const terms = new Set<string>();
+    const weights = p.weights ?? {};
+    for (const k of new Set([...p.keywords, ...Object.keys(weights)])) {
+      const weight = weights[k] ?? 2;
+      if (!(weight > 0)) continue;
+      terms.add(normalizeText(k));
+      add(k, { domain, weight, profile: p.name });
+    }
+    const list = profilesByDomain.get(domain) ?? [];
+    list.push({ name: p.name, terms });
+    profilesByDomain.set(domain, list);
+  }
+  const cPhrases: string[] = [];
+  const cWords = new Set<string>();
+  for (const t of COMPLEXITY_TERMS) {
+    const n = normalizeText(t);
+    if (n.includes(' ')) cPhrases.push(n);
+    else cWords.add(n);
+  }
+  return {
+    phrases: [...phrases.entries()]
+      .sort((a, b) => b[0].length - a[0].length || a[0].localeCompare(b[0]))
+      .map(([phrase, hits]) => ({ phrase, hits })),
+    words,
+    domains: [...domains].sort(),
+    profilesByDomain,
+    complexity: { phrases: cPhrases, words: cWords },
+  };
+}
+
+const DEFAULT_INDEX = buildRoutingIndex();
+
+/** A word and its singular forms (`policies` → `policie`, `polici`... the index has the real form). */
+const forms = (t: string): string[] => {
+  const out = [t];
+  if (t.length > 3 && t.endsWith('s')) out.push(t.slice(0, -1));
+  if (t.length > 4 && t.endsWith('es')) out.push(t.slice(0, -2));
+  return out;
+};
+
+/** Saturating strength of a score: 3 → 0.71 (one unrivalled domain-naming word routes), 4 → 0.81, 6 → 0.92. */
+const strength = (score: number): number => 1 - Math.exp(-score / 2.4);
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/**
+ * Classifies a task text.
+ *
+ * - A profile's keywords score only for profiles (the built-in domains lose them); each keyword counts once;
+ *   multi-word keywords match first and use up their words (`sql injection` is security,
+ *   not data's `sql`); a keyword matches its plural (`endpoints`).
+ * - A domain's confidence is its score's strength (1 - e^(-score/2.4)) times its dominance over the runner-up
+ *   (score / (score + runnerUp/2)): one weak word is not enough, and a text split between two domains is not routed.
+ * - Complexity: 1 + length (one per 6 words, at most 4) + work words (implement, migrate, audit...: at most 3) + other
+ *   domains with real evidence (at most 2), capped at 10.
+ * - Routed when confidence > `minConfidence`, complexity > `minComplexity`, and a profile serves the domain.
+ */
+export function classify(
+  text: string,
+  index: RoutingIndex = DEFAULT_INDEX,
+  rules: Pick<RoutingRules, 'minConfidence' | 'minComplexity'> = ROUTING_DEFAULTS,
+): Classification {
+  let norm = ` ${normalizeText(text)} `;
+  const words = norm.trim() ? norm.trim().split(' ').length : 0;
+  const scores = new Map<string, number>();
+  const matched: Record<string, string[]> = {};
+  const profileHits = new Map<string, number>();
+  const hit = (term: string, hits: DomainHit[]): void => {
+    for (const h of hits) {
+      scores.set(h.domain, (scores.get(h.domain) ?? 0) + h.weight);
+      (matched[h.domain] ??= []).push(term);
+      if (h.profile) profileHits.set(h.profile, (profileHits.get(h.profile) ?? 0) + h.weight);
+    }
+  };
+  let complexityTerms = 0;
+  for (const p of index.complexity.phrases) if (norm.includes(` ${p} `)) complexityTerms++;
+  for (const { phrase, hits } of index.phrases) {
+    const at = norm.includes(` ${phrase} `) ? ` ${phrase} ` : norm.includes(` ${phrase}s `) ? ` ${phrase}s ` : '';
+    if (!at) continue;
+    hit(phrase, hits);
+    norm = norm.split(at).join(' | ');
+  }
+  const tokens = norm.split(' ').filter((t) => t && t !== '|');
+  const seen = new Set<string>();
+  const cSeen = new Set<string>();
+  for (const tok of tokens) {
+    for (const f of forms(tok)) {
+      if (index.complexity.words.has(f) && !cSeen.has(f)) {
+        cSeen.add(f);
+        complexityTerms++;
+      }
+      const hits = index.words.get(f);
+      if (!hits || seen.has(f)) continue;
+      seen.add(f);
+      hit(f, hits);
+      break;
+    }
+  }
+
+  const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const confidences: Record<string, number> = {};
+  for (const [d, s] of ranked) {
+    const rival = ranked.find(([o]) => o !== d)?.[1] ?? 0;
+    confidences[d] = round3(strength(s) * (s / (s + rival / 2)));
+  }
+  const otherDomains = ranked.slice(1).filter(([, s]) => s >= 3).length;
+  const complexity = Math.min(
+    10,
+    1 + Math.min(4, Math.ceil(words / 6)) + Math.min(3, complexityTerms) + Math.min(2, otherDomains),
+  );
+
+  const why: string[] = [];
+  if (!ranked.length) {
+    why.push('no domain keyword matched: general');
+    return { domain: Domains.general, confidence: 0, complexity, confidences, matched, route: false, why };
+  }
+  const [domain, score] = ranked[0];
+  const confidence = confidences[domain];
+  why.push(`${domain} scored ${score} (${matched[domain].join(', ')})`);
+  if (ranked[1]) why.push(`runner-up ${ranked[1][0]} scored ${ranked[1][1]}`);
+  const candidates = index.profilesByDomain.get(domain) ?? [];
+  const profile = candidates.length
+    ? [...candidates].sort((a, b) => (profileHits.get(b.name) ?? 0) - (profileHits.get(a.name) ?? 0))[0].name
+    : undefined;
+  let route = true;
+  if (!(confidence > rules.minConfidence)) {
+    route = false;
+    why.push(`confidence ${confidence} is not above ${rules.minConfidence}: base agent`);
+  }
+  if (!(complexity > rules.minComplexity)) {
+    route = false;
+    why.push(`complexity ${complexity} is not above ${rules.minComplexity}: base agent`);
+  }
+  if (!profile) {
+    route = false;
+    why.push(`no profile serves domain ${domain}: base agent`);
+  }
+  if (route) why.push(`routed to profile ${profile}`);
+  return { domain, confidence, complexity, confidences, matched, route, profile, why };
+}
+
+/** What the switch rule decided. */
+export interface SwitchVerdict {
+  switch: boolean;
+  reason: string;
+}
+
+/**
+ * The domain-switch rule: with `current` active, a new classification switches only when its domain differs, its
+ * confidence is above `minConfidence`, and it beats the current domain's confidence on the same text by at least
+ * `switchMargin`. Without a current domain the ordinary routing rule applies (`next.route`).
+ */
+export function shouldSwitch(
+  current: { domain: string } | undefined,
+  next: Classification,
+  rules: Pick<RoutingRules, 'minConfidence' | 'switchMargin'> = ROUTING_DEFAULTS,
+): SwitchVerdict {
+  if (!current) return { switch: next.route, reason: next.route ? `routed to ${next.domain}` : 'not routed' };
+  if (next.domain === current.domain) return { switch: false, reason: `still ${current.domain}` };
+  if (next.domain === Domains.general) return { switch: false, reason: `no clear domain: keep ${current.domain}` };
+  const cur = next.confidences[current.domain] ?? 0;
+  if (!(next.confidence > rules.minConfidence))
+    return { switch: false, reason: `${next.domain} ${next.confidence} is not above ${rules.minConfidence}` };
+  // Compared in thousandths: 0.9 - 0.7 is 0.19999... in floating point.
+  if (Math.round((next.confidence - cur) * 1000) < Math.round(rules.switchMargin * 1000))
+    return {
+      switch: false,
+      reason: `${next.domain} ${next.confidence} is not ${rules.switchMargin} above ${current.domain} ${cur}`,
+    };
+  return { switch: true, reason: `${current.domain} → ${next.domain} (${cur} → ${next.confidence})` };
+}

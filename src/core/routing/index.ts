@@ -1,0 +1,11 @@
+/** Automatic agent routing and handoffs: the pure rules (classifier, switch, handoffs, secrets, breaker, log). */
+export * from './vocabulary';
+export * from './classifier';
+export * from './handoff';
+export * from './secrets';
+export * from './context';
+export * from './breaker';
+export * from './log';
+export * from './signal';
+export * from './profile';
+export * from './tracker';

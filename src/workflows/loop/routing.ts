@@ -1,0 +1,210 @@
+/**
+ * Routing phase: which agent profile runs each iteration, and what it is told. Runs only under
+ * `patched('routing-v1')` and when the profiles folder has profiles, so loops recorded before it (and loops without
+ * profiles) issue the same commands as before. The rules are core's RoutingTracker; here are the local activities
+ * (profiles, handoff, session file and log) and the breaker's cooldown timer.
+ *
+ * Per iteration: decide (override > handoff > breaker > classifier + switch rule) → loadAgentProfile → the profile's
+ * agent spec, instructions and shared context go into the run, its timeout is the larger of the profile's and the
+ * loop's → after the run: a failed routed run counts for the breaker; a handoff declaration is read and applied →
+ * session + log written (recordRouting). At the end the session file is removed.
+ */
+import { defineSignal, log, patched, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
+import type * as activities from '../../activities';
+import { ROUTING_DEFAULTS, type RoutingRules } from '../../core/routing/classifier';
+import { profileAgentSpec, profileTimeout, type LoadedProfile } from '../../core/routing/profile';
+import { ROUTE_SIGNAL, type RoutePayload } from '../../core/routing/signal';
+import { RoutingTracker, newRoutingState, type RoutingState } from '../../core/routing/tracker';
+import type { ProfileKeywords } from '../../core/routing/classifier';
+import type { LoopInput } from '../../config/loop-input';
+import type { LoopContext } from './context';
+import type { RoutedRun, RoutingCarry, RoutingHandle } from './routing-types';
+
+export type { RoutedRun, RoutingCarry, RoutingHandle } from './routing-types';
+
+/** Patch id of automatic routing: loops recorded before it replay without it. */
+export const ROUTING_PATCH = 'routing-v1';
+
+/** The `route` signal: force a profile (or `base`) from the next iteration (`ralph route <id> --agent <name>`). */
+export const route = defineSignal<[RoutePayload?]>(ROUTE_SIGNAL);
+
+type Acts = typeof activities;
+
+// Reading profiles, the handoff and writing the session are short and local to the worker: a marker event each.
+const acts = proxyLocalActivities<Acts>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
+
+/** Registers the `route` signal (a no-op for a loop without routing, apart from a warning). */
+export function setRouteHandler(m: { state: { loopId: string } }, h: RoutingHandle): void {
+  setHandler(route, (payload?: RoutePayload) => {
+    if (!h.tracker) {
+      h.early.push(payload);
+      log.warn(`route ${JSON.stringify(payload)}: routing is not active (yet) in loop ${m.state.loopId}`);
+      return;
+    }
+    const r = h.tracker.requestOverride(payload, new Date().toISOString());
+    if (r.applied) log.info(`route: ${r.note}`);
+    else log.warn(`route ${r.note}`);
+  });
+}
+
+const rulesOf = (input: LoopInput): RoutingRules => ({ ...ROUTING_DEFAULTS, ...(input.routing ?? {}) });
+
+/**
+ * Starts routing when it is on (input), patched in, and the profiles folder has profiles: one local activity lists
+ * them (and resumes a session left by an earlier run of this id). A continued run takes everything from its carry.
+ */
+export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carry?: RoutingCarry): Promise<void> {
+  const { input, m } = ctx;
+  if (input.routing?.enabled === false) return;
+  if (!patched(ROUTING_PATCH)) return;
+  let profiles: ProfileKeywords[];
+  let state: RoutingState;
+  if (carry) {
+    profiles = carry.profiles;
+    state = carry.state;
+    h.taskText = carry.taskText;
+  } else {
+    const r = await acts.startRouting({
+      workspace: input.workspace,
+      dir: input.routing?.profilesDir,
+      stateDir: ctx.stateDir,
+      loopId: m.state.loopId,
+      promptFile: input.prompt ? undefined : input.promptFile,
+    });
+    for (const w of r.warnings) log.warn(w);
+    if (!r.profiles.length) return;
+    profiles = r.profiles.map(({ name, domain, keywords, weights }) => ({ name, domain, keywords, weights }));
+    h.taskText = r.taskText;
+    state = newRoutingState(input.routing?.carryIn);
+    if (r.session) {
+      state.agent = r.session.activeAgent;
+      state.domain = r.session.domain;
+      state.confidence = r.session.lastConfidence;
+      state.chain = r.session.chain;
+      state.context = r.session.sharedContext;
+    }
+    if (r.sessionError) state.warnings.push(r.sessionError);
+  }
+  const t = new RoutingTracker(rulesOf(input), m.state.loopId, profiles, state, input.routing?.carryIn?.taskId);
+  h.tracker = t;
+  m.state.routing = Object.assign(t.state, { profiles: profiles.map((p) => p.name) });
+  for (const p of h.early.splice(0)) t.requestOverride(p, new Date().toISOString());
+  // A breaker that opened in an earlier run still has its cooldown to wait.
+  if (state.breaker.openUntil !== undefined) startCooldown(t, state.breaker.openUntil);
+}
+
+/** The durable cooldown of an open breaker: a timer that closes it (survives worker restarts; replays the same). */
+function startCooldown(t: RoutingTracker, openUntil: number): void {
+  void sleep(Math.max(0, openUntil - Date.now())).then(() => {
+    if (t.closeBreaker(Date.now())) log.info('routing circuit breaker closed: automatic routing is back on');
+  });
+}
+
+/** The text the classifier reads for iteration `n`: the task, plus the last feedback after the first iteration. */
+function classifiedText(ctx: LoopContext, h: RoutingHandle, feedback: string[]): string {
+  const task = ctx.input.prompt ?? h.taskText ?? '';
+  return feedback.length ? `${task}\n${feedback.join('\n').slice(0, 2000)}` : task;
+}
+
+/** Chooses and loads the agent of iteration `n`; undefined when routing is off (the base run, unchanged). */
+export async function routeIteration(
+  ctx: LoopContext,
+  h: RoutingHandle,
+  n: number,
+  feedback: string[],
+): Promise<RoutedRun | undefined> {
+  const t = h.tracker;
+  if (!t) return undefined;
+  const { input } = ctx;
+  const d = t.decide(n, classifiedText(ctx, h, feedback), Date.now());
+  let profile: LoadedProfile | undefined;
+  if (d.agent) {
+    const r = await acts.loadAgentProfile({
+      workspace: input.workspace,
+      dir: input.routing?.profilesDir,
+      name: d.agent,
+      maxInstructionsChars: t.rules.maxInstructionsChars,
+    });
+    const opened = t.loaded(n, d.agent, r, Date.now());
+    if (r.ok) profile = r.profile;
+    else log.warn(r.warning);
+    if (opened.opened) breakerOpened(t);
+  }
+  log.info(`iteration ${n}: ${profile ? `profile ${profile.name}` : 'base agent'} (${d.reason})`);
+  return {
+    profile,
+    agent: profile ? profileAgentSpec(input.agent, profile) : input.agent,
+    sections: t.sections(profile?.instructions),
+    timeoutSeconds: profileTimeout(input.iterationTimeoutSeconds, profile),
+  };
+}
+
+function breakerOpened(t: RoutingTracker): void {
+  log.error(`routing circuit breaker OPEN: ${t.state.warnings[t.state.warnings.length - 1]}`);
+  if (t.state.breaker.openUntil !== undefined) startCooldown(t, t.state.breaker.openUntil);
+}
+
+/**
+ * After the run: a failed routed run counts for the breaker; a handoff declared at the end of the answer is read
+ * (local activity, only when the answer mentions one) and applied; the session and log are written.
+ */
+export async function afterRoutedRun(
+  ctx: LoopContext,
+  h: RoutingHandle,
+  n: number,
+  routed: RoutedRun | undefined,
+  run: { result?: activities.RunAgentResult; failure?: string; timedOut: boolean },
+): Promise<void> {
+  const t = h.tracker;
+  if (!t || !routed) return;
+  const res = run.result;
+  const name = routed.profile?.name;
+  t.ranIteration(n, name, res?.finalTextTail ?? '');
+  const failed = run.timedOut || !!run.failure || (res !== undefined && res.exitCode !== 0);
+  if (name && failed) {
+    const opened = t.runFailed(
+      n,
+      name,
+      run.failure ?? (run.timedOut ? 'timed out' : `exit code ${res?.exitCode}`),
+      Date.now(),
+    );
+    if (opened.opened) breakerOpened(t);
+  }
+  if (res && /handoff/i.test(res.finalTextTail)) {
+    const r = await acts.readHandoff({
+      stdoutPath: res.stdoutPath,
+      stderrPath: res.stderrPath,
+      adapter: routed.agent.adapter,
+      maxHandoffContextChars: t.rules.maxHandoffContextChars,
+      secrets: t.rules.secrets,
+    });
+    if (r.found) {
+      const v = t.handoff(n, r.ok ? { ok: true, handoff: r.handoff, redacted: r.redacted } : r, Date.now());
+      if (v.accepted) log.info(`handoff ${v.note}`);
+      else log.warn(v.note);
+    }
+  }
+  await acts.recordRouting({
+    stateDir: ctx.stateDir,
+    loopId: ctx.m.state.loopId,
+    session: t.session(Date.now()),
+    entries: t.takeLog(),
+  });
+}
+
+/** At the loop's end: the last log entries, the session file removed, and what a parent project passes on. */
+export async function endRouting(ctx: LoopContext, h: RoutingHandle): Promise<void> {
+  const t = h.tracker;
+  if (!t) return;
+  await acts.recordRouting({ stateDir: ctx.stateDir, loopId: ctx.m.state.loopId, session: null, entries: t.takeLog() });
+}
+
+/** What continue-as-new carries, when routing is active. */
+export function routingCarry(h: RoutingHandle): RoutingCarry | undefined {
+  const t = h.tracker;
+  if (!t) return undefined;
+  // The profile names shown by status are rebuilt from the profiles in the next run.
+  const state = { ...t.state } as RoutingState & { profiles?: string[] };
+  delete state.profiles;
+  return { state, profiles: [...t.profiles], taskText: h.taskText };
+}
