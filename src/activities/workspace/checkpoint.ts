@@ -573,7 +573,8 @@ export interface CheckpointFiles {
 /** Reads which files a checkpoint holds (from its commit's tree, or from a plain folder's archive manifest). */
 export async function checkpointFiles(input: CreateCheckpointInput): Promise<CheckpointFiles> {
   const { workspace, stateDir, loopId, label } = input;
-  if ((await gitPrefix(workspace)) === null) {
+  // A workspace this process already checkpointed as git needs no `rev-parse` to know it.
+  if (!gitLayouts.has(workspace) && (await gitPrefix(workspace)) === null) {
     const m = await readManifest(manifestPath(archivePath(stateDir, loopId, label)));
     if (!m) throw new CheckpointNotFoundError(workspace, loopId, label);
     return { kind: 'dir', commit: null, files: m.files };
