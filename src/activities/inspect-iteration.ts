@@ -96,14 +96,11 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
   });
   // Git: the diff against the pre-run checkpoint starts as soon as the post-run tree is written, while the commit
   // and its ref are still being recorded.
-  const preCommitP = input.preCommit
-    ? Promise.resolve(input.preCommit)
-    : checkpointFiles(at(input.pre)).then((c) => c.commit);
-  preCommitP.catch(() => undefined);
+  const preCommitOf = async (): Promise<string> => input.preCommit ?? (await checkpointFiles(at(input.pre))).commit!;
   let diffP: Promise<CommitChange[]> | undefined;
   const post = await createCheckpoint(at(input.post), {
     onTree: (tree) => {
-      diffP = preCommitP.then((pre) => (pre ? diffCommits(input.workspace, pre, tree) : []));
+      diffP = preCommitOf().then((pre) => diffCommits(input.workspace, pre, tree));
       diffP.catch(() => undefined);
     },
   });
@@ -115,7 +112,7 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
   const d: { added: string[]; modified: string[]; deleted: string[] } = { added: [], modified: [], deleted: [] };
   if (git) {
     // One diff-tree between the two commits: no full file listing of either side.
-    const changes = diffP ? await diffP : await diffCommits(input.workspace, (await preCommitP)!, post.commit!);
+    const changes = diffP ? await diffP : await diffCommits(input.workspace, await preCommitOf(), post.commit!);
     for (const c of changes) {
       (c.status === 'A' ? d.added : c.status === 'D' ? d.deleted : d.modified).push(c.path);
       if (c.before) beforeFiles[c.path] = c.before;

@@ -156,8 +156,9 @@ export async function createCheckpoint(
     }
   }
   // One rev-parse answers "is this a git work tree?", "where is its index?" and "what is HEAD?".
-  const probe = await gitProbe(workspace);
-  if (!probe.inside) {
+  const probe = dirWorkspaces.has(workspace) ? undefined : await gitProbe(workspace);
+  if (!probe?.inside) {
+    dirWorkspaces.add(workspace);
     await ensureCheckpointsDir(checkpointsDir(stateDir, loopId));
     const archive = archivePath(stateDir, loopId, label);
     const m = await storeSnapshot(
@@ -190,6 +191,19 @@ export interface CreateCheckpointHooks {
  * checkpoints skip the `rev-parse` (one process fewer per checkpoint) and name HEAD symbolically.
  */
 const gitLayouts = new Map<string, Omit<GitProbe, 'head'>>();
+
+/**
+ * Plain folders this process has checkpointed: they stay plain folders for their loops (an agent's `git init` inside
+ * one would otherwise switch the kind of checkpoint between a pre-run and a post-run one), without a `rev-parse` each.
+ */
+const dirWorkspaces = new Set<string>();
+
+/** Whether a workspace is checkpointed as a plain folder (asks git only about a workspace not seen before). */
+async function isPlainFolder(workspace: string): Promise<boolean> {
+  if (dirWorkspaces.has(workspace)) return true;
+  if (gitLayouts.has(workspace)) return false;
+  return (await gitPrefix(workspace)) === null;
+}
 
 /** A git workspace's layout, with HEAD's commit when known (undefined: resolve `HEAD` when it is needed). */
 type GitLayout = Omit<GitProbe, 'head'> & { head: string | null | undefined };
@@ -518,14 +532,14 @@ async function rollbackDir(input: RollbackToCheckpointInput): Promise<RollbackTo
  * index and stash are not touched. Idempotent: a second rollback to the same checkpoint changes nothing.
  */
 export async function rollbackToCheckpoint(input: RollbackToCheckpointInput): Promise<RollbackToCheckpointResult> {
-  const prefix = await gitPrefix(input.workspace);
+  const prefix = dirWorkspaces.has(input.workspace) ? null : await gitPrefix(input.workspace);
   return prefix === null ? rollbackDir(input) : rollbackGit(input, prefix);
 }
 
 /** Lists a loop's checkpoints in the workspace, oldest first. */
 export async function listCheckpoints(input: ListCheckpointsInput): Promise<ListCheckpointsResult> {
   const { workspace, loopId } = input;
-  if ((await gitPrefix(workspace)) === null) {
+  if (await isPlainFolder(workspace)) {
     const dir = checkpointsDir(input.stateDir ?? path.join(workspace, '.ralph'), loopId);
     const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
     const checkpoints: CheckpointInfo[] = [];
@@ -573,7 +587,8 @@ export interface CheckpointFiles {
 /** Reads which files a checkpoint holds (from its commit's tree, or from a plain folder's archive manifest). */
 export async function checkpointFiles(input: CreateCheckpointInput): Promise<CheckpointFiles> {
   const { workspace, stateDir, loopId, label } = input;
-  if ((await gitPrefix(workspace)) === null) {
+  // A workspace this process already checkpointed as git needs no `rev-parse` to know it.
+  if (await isPlainFolder(workspace)) {
     const m = await readManifest(manifestPath(archivePath(stateDir, loopId, label)));
     if (!m) throw new CheckpointNotFoundError(workspace, loopId, label);
     return { kind: 'dir', commit: null, files: m.files };
