@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import execa from 'execa';
 import type { VerificationPlan } from '../../core/verification/classify';
+import { extractDirCheckpoint } from '../workspace/checkpoint';
 import { git } from '../workspace/snapshot';
-import { readManifest } from './manifest';
+import { BASELINE_LABEL, readManifest } from './manifest';
 import { resultFile, VerificationBaselineMissingError } from './verify-work';
 
 /** Input of {@link revertProtectedChanges}. */
@@ -59,10 +59,10 @@ export async function revertProtectedChanges(
         await fs.promises.rm(tmp, { recursive: true, force: true });
       }
     } else
-      await execa(
-        'tar',
-        ['-xzf', manifest.baseline.ref, '-C', input.workspace, '--touch', '--null', '--verbatim-files-from', '-T', '-'],
-        { input: plan.restore.map((p) => `${p}\0`).join('') },
+      await extractDirCheckpoint(
+        { workspace: input.workspace, stateDir: input.stateDir, loopId: input.loopId, label: BASELINE_LABEL },
+        input.workspace,
+        plan.restore,
       );
   }
   for (const p of plan.remove) await fs.promises.rm(path.join(input.workspace, p), { force: true });

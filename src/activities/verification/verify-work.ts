@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { structuredPatch } from 'diff';
-import execa from 'execa';
 import type { GateSpec } from '../../config/gates-config';
 import type { Detection } from '../../core/detections';
 import type { GateThresholds, GateVerdict } from '../../core/gate-rules';
@@ -26,7 +25,7 @@ import {
   checkpointContents,
   checkpointFiles,
   createCheckpoint,
-  listCheckpoints,
+  extractDirCheckpoint,
   treeFiles,
   type CheckpointFiles,
 } from '../workspace/checkpoint';
@@ -324,16 +323,9 @@ async function buildTree(
         );
     } else {
       await fs.promises.mkdir(root, { recursive: true });
-      const archives = await archivesOf(input, [postLabel, BASELINE_LABEL]);
-      await execa('tar', ['-xzf', archives[postLabel], '-C', root]);
-      if (plan.restore.length)
-        await execa(
-          'tar',
-          ['-xzf', archives[BASELINE_LABEL], '-C', root, '--null', '--verbatim-files-from', '-T', '-'],
-          {
-            input: plan.restore.map((p) => `${p}\0`).join(''),
-          },
-        );
+      const at = { workspace: input.workspace, stateDir: input.stateDir, loopId: input.loopId };
+      await extractDirCheckpoint({ ...at, label: postLabel }, root);
+      if (plan.restore.length) await extractDirCheckpoint({ ...at, label: BASELINE_LABEL }, root, plan.restore);
     }
     for (const p of plan.remove) await fs.promises.rm(path.join(cwd, p), { force: true });
     for (const p of plan.merge) {
@@ -348,22 +340,6 @@ async function buildTree(
     await remove();
     throw e;
   }
-}
-
-/** Archive paths of plain-folder checkpoints, by label. */
-async function archivesOf(input: VerifyWorkInput, labels: string[]): Promise<Record<string, string>> {
-  const { checkpoints } = await listCheckpoints({
-    workspace: input.workspace,
-    loopId: input.loopId,
-    stateDir: input.stateDir,
-  });
-  const out: Record<string, string> = {};
-  for (const l of labels) {
-    const cp = checkpoints.find((c) => c.label === l);
-    if (!cp) throw new Error(`no checkpoint '${l}' of loop ${input.loopId} to build the verification tree from`);
-    out[l] = cp.ref;
-  }
-  return out;
 }
 
 /**

@@ -527,6 +527,29 @@ async function rollbackDir(input: RollbackToCheckpointInput): Promise<RollbackTo
 }
 
 /**
+ * Writes a plain-folder checkpoint's files (all of them, or only `paths`) into `target`: a verification tree, or the
+ * workspace itself. Files the checkpoint does not hold are skipped; nothing else in `target` is touched.
+ */
+export async function extractDirCheckpoint(
+  input: CreateCheckpointInput,
+  target: string,
+  paths?: string[],
+): Promise<void> {
+  const archive = archivePath(input.stateDir, input.loopId, input.label);
+  const manifest = await readManifest(manifestPath(archive));
+  if (!manifest) throw new CheckpointNotFoundError(input.workspace, input.loopId, input.label);
+  const held = (p: string): boolean => p in manifest.files || p in (manifest.links ?? {});
+  const want = (paths ?? [...Object.keys(manifest.files), ...Object.keys(manifest.links ?? {})]).filter(held);
+  if (!want.length) return;
+  if (manifest.store === 'cas')
+    await restoreFromStore(target, checkpointsDir(input.stateDir, input.loopId), manifest, want);
+  else
+    await execa('tar', ['-xzf', archive, '-C', target, '--touch', '--null', '--verbatim-files-from', '-T', '-'], {
+      input: want.map((f) => `${f}\0`).join(''),
+    });
+}
+
+/**
  * Makes the workspace's files equal to a checkpoint's: files changed or deleted since are written back, files added
  * since are removed (ignored files and the state folder are left alone). In a git work tree the user's HEAD, branch,
  * index and stash are not touched. Idempotent: a second rollback to the same checkpoint changes nothing.
