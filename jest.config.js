@@ -4,6 +4,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The real repositories of the corpus carry their own suites (run by their own runners, not by this jest).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/fixtures/real-repos/'],
+  modulePathIgnorePatterns: ['<rootDir>/test/fixtures/real-repos/'],
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',
