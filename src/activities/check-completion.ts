@@ -26,6 +26,52 @@ export interface CheckCompletionResult {
   outputTail: string;
 }
 
+/** Where and how {@link runCheckCommand} runs a completion command. */
+export interface RunCheckCommandInput {
+  command: string;
+  /** Folder to run it in: the workspace, or a verification tree. */
+  cwd: string;
+  loopId: string;
+  timeoutSeconds: number;
+  /** Its stdout and stderr go to these files. */
+  outputPath: string;
+  errPath: string;
+  /** Called every 2 s while it runs (an activity's heartbeat). */
+  onHeartbeat?: (p: unknown) => void;
+  /** Aborting it kills the command's process group. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs a completion command (`sh -c`) in a folder and reads its verdict: passed only on exit 0 within the time limit.
+ * Throws CancelledFailure when `signal` aborts it.
+ */
+export async function runCheckCommand(input: RunCheckCommandInput): Promise<CheckCompletionResult> {
+  const r = await runLogged({
+    file: input.command,
+    args: [],
+    shell: true,
+    cwd: input.cwd,
+    env: { ...(process.env as Record<string, string>), CI: 'true', RALPH_LOOP_ID: input.loopId },
+    stdoutPath: input.outputPath,
+    stderrPath: input.errPath,
+    deadlineMs: input.timeoutSeconds * 1000,
+    heartbeatEveryMs: 2000,
+    onHeartbeat: input.onHeartbeat,
+    signal: input.signal,
+  });
+  if (r.cancelled) throw new CancelledFailure('completion check cancelled');
+  const outputTail = (readTail(input.outputPath, 3000) + '\n' + readTail(input.errPath, 3000)).trim();
+  return {
+    passed: !r.timedOut && !r.spawnError && r.exitCode === 0,
+    exitCode: r.exitCode,
+    timedOut: r.timedOut,
+    durationMs: r.durationMs,
+    outputPath: input.outputPath,
+    outputTail: r.spawnError ? `could not run the check: ${r.spawnError}` : outputTail.slice(-3000),
+  };
+}
+
 /**
  * Runs the completion command (`sh -c`) in the workspace: the loop completes only when it exits 0. A command that
  * times out or can't start never counts as passing. Output goes to the iteration's `check.log`.
@@ -34,29 +80,14 @@ export async function checkCompletion(input: CheckCompletionInput): Promise<Chec
   const ctx = Context.current();
   const dir = iterationDir(input.stateDir, input.loopId, input.iteration);
   const sfx = attemptSuffix(input.run, ctx.info.attempt);
-  const outputPath = path.join(dir, `check${sfx}.log`);
-  const errPath = path.join(dir, `check.stderr${sfx}.log`);
-  const r = await runLogged({
-    file: input.command,
-    args: [],
-    shell: true,
+  return runCheckCommand({
+    command: input.command,
     cwd: input.workspace,
-    env: { ...(process.env as Record<string, string>), CI: 'true', RALPH_LOOP_ID: input.loopId },
-    stdoutPath: outputPath,
-    stderrPath: errPath,
-    deadlineMs: input.timeoutSeconds * 1000,
-    heartbeatEveryMs: 2000,
+    loopId: input.loopId,
+    timeoutSeconds: input.timeoutSeconds,
+    outputPath: path.join(dir, `check${sfx}.log`),
+    errPath: path.join(dir, `check.stderr${sfx}.log`),
     onHeartbeat: (p) => ctx.heartbeat(p),
     signal: ctx.cancellationSignal,
   });
-  if (r.cancelled) throw new CancelledFailure('completion check cancelled');
-  const outputTail = (readTail(outputPath, 3000) + '\n' + readTail(errPath, 3000)).trim();
-  return {
-    passed: !r.timedOut && !r.spawnError && r.exitCode === 0,
-    exitCode: r.exitCode,
-    timedOut: r.timedOut,
-    durationMs: r.durationMs,
-    outputPath,
-    outputTail: r.spawnError ? `could not run the check: ${r.spawnError}` : outputTail.slice(-3000),
-  };
 }

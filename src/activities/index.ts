@@ -15,3 +15,7 @@ export { runGate } from './gates/run-gate';
 export { validateProject, markTaskDone } from './project';
 export type { ValidateProjectInput, ValidateProjectResult, MarkTaskDoneInput } from './project';
 export type { RunGateInput } from './gates/run-gate';
+export { recordVerificationBaseline } from './verification/record-baseline';
+export { verifyWork } from './verification/verify-work';
+export type { RecordVerificationBaselineInput, RecordVerificationBaselineResult } from './verification/record-baseline';
+export type { VerifyWorkInput, VerifyWorkResult } from './verification/verify-work';

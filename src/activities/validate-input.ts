@@ -69,6 +69,8 @@ export async function validateLoopInput({ raw, loopId }: ValidateLoopInputInput)
   // The workspace's config file sets the anti-laziness layer when the loop input doesn't.
   const rawPersistence = (raw as { persistence?: unknown } | null)?.persistence;
   if (rawPersistence === undefined && input.gates?.persistence) input.persistence = input.gates.persistence;
+  const rawVerification = (raw as { verification?: unknown } | null)?.verification;
+  if (rawVerification === undefined && input.gates?.verification) input.verification = input.gates.verification;
   // Resolve each gate's thresholds (profile + overrides) here, so the workflow only carries numbers.
   if (input.gates) {
     const profile = input.gates.profile;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PersistenceConfig } from './persistence-config';
+import { VerificationConfig } from './verification-config';
 import { GateKinds, OutputFormats, Severities, type GateKind, type OutputFormat } from '../core/gates';
 import { Profiles, type GateThresholds, type ProfileName } from '../core/gate-rules';
 
@@ -94,6 +95,8 @@ export const GatesConfig = z
     tokenBudget: TokenBudget.optional(),
     /** The anti-laziness layer (detectors, reinforcement, recovery, best output); used when the loop input sets none. */
     persistence: PersistenceConfig.optional(),
+    /** Verification against the original checks (protected set, on protected edits); used when the loop input sets none. */
+    verification: VerificationConfig.optional(),
   })
   .strict();
 /** A gates configuration, after defaults. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PersistenceConfig } from './persistence-config';
 import { GatesConfig } from './gates-config';
+import { VerificationConfig } from './verification-config';
 
 /** Agent adapters the loop can drive. */
 export const AgentAdapters = ['claude-code', 'codex', 'gemini', 'aider', 'command', 'scripted'] as const;
@@ -109,6 +110,12 @@ export const LoopInput = z
      * default; `{ "enabled": false }` turns it off.
      */
     persistence: PersistenceConfig.default(PersistenceConfig.parse({})),
+    /**
+     * Verification: acceptance re-runs the completion command and the gates with every protected file (tests, their
+     * data, test/lint/CI configuration) restored to its state at loop start. On by default (else `verification` of
+     * `ralph.config.yaml`); `{ "enabled": false }` turns it off.
+     */
+    verification: VerificationConfig.default(VerificationConfig.parse({})),
     /** Free-form labels, shown by `ralph status`. */
     labels: z.record(z.string(), z.string()).default({}),
   })

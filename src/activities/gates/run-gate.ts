@@ -33,8 +33,34 @@ const PARSE_LIMIT = 16 * 1024 * 1024;
  */
 export async function runGate(input: RunGateInput): Promise<GateVerdict> {
   const ctx = Context.current();
+  return runGateIn({
+    ...input,
+    logDir: path.join(iterationDir(input.stateDir, input.loopId, input.iteration), 'gates'),
+    onHeartbeat: (p) => ctx.heartbeat(p),
+    signal: ctx.cancellationSignal,
+  });
+}
+
+/** Where and how {@link runGateIn} runs a gate. */
+export interface RunGateInInput {
+  /** Root the gate's `cwd` is relative to: the workspace, or a verification tree. */
+  workspace: string;
+  gate: GateSpec;
+  thresholds: GateThresholds;
+  previousIds?: string;
+  /** Folder of the gate's logs and reports. */
+  logDir: string;
+  onHeartbeat?: (p: unknown) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs one gate in a folder and judges it (what {@link runGate} does in the workspace). Throws CancelledFailure when
+ * `signal` aborts it.
+ */
+export async function runGateIn(input: RunGateInInput): Promise<GateVerdict> {
   const { gate } = input;
-  const dir = path.join(iterationDir(input.stateDir, input.loopId, input.iteration), 'gates');
+  const dir = input.logDir;
   const outputPath = path.join(dir, `${gate.name}.log`);
   const cwd = path.resolve(input.workspace, gate.cwd);
   const reportPath = gate.report ? path.resolve(cwd, gate.report) : undefined;
@@ -50,8 +76,8 @@ export async function runGate(input: RunGateInput): Promise<GateVerdict> {
     stderrPath: path.join(dir, `${gate.name}.stderr.log`),
     deadlineMs: gate.timeoutSeconds * 1000,
     heartbeatEveryMs: 2000,
-    onHeartbeat: (p) => ctx.heartbeat(p),
-    signal: ctx.cancellationSignal,
+    onHeartbeat: input.onHeartbeat,
+    signal: input.signal,
   });
   if (r.cancelled) throw new CancelledFailure(`gate ${gate.name} cancelled`);
   const format = gate.format ?? DEFAULT_FORMATS[gate.kind];

@@ -50,6 +50,10 @@ export const StartOptions = z.object({
   antiLaziness: z.boolean().optional(),
   hookPolicy: z.string().optional(),
   bestOutput: z.string().optional(),
+  verification: z.boolean().optional(),
+  protect: z.array(z.string()).optional(),
+  allowEdit: z.array(z.string()).optional(),
+  onProtectedEdit: z.string().optional(),
   config: z.string().optional(),
   prd: z.string().min(1).optional(),
   iterationsPerAttempt: intOption().positive().optional(),
@@ -105,6 +109,13 @@ export function startCommand(program: Command): Command {
     .option(
       '--best-output <worktree|branch|off>',
       'where a better earlier iteration is restored at loop end (default worktree)',
+    )
+    .option('--no-verification', "accept on the agent's checks alone (no re-run with the protected files restored)")
+    .option('--protect <glob>', 'protect these files too (repeatable), e.g. --protect "golden/**"', collect)
+    .option('--allow-edit <glob>', 'let the agent change these protected files (repeatable)', collect)
+    .option(
+      '--on-protected-edit <human|revert|allow>',
+      'protected files changed but the original checks pass: ask a human (default), revert them, or allow',
     )
     .option(
       '--config <file>',
@@ -174,6 +185,10 @@ const FLAG_OF: Record<string, string> = {
   'persistence.enabled': '--no-anti-laziness',
   'persistence.hooks.policy': '--hook-policy',
   'persistence.bestOutput.restore': '--best-output',
+  'verification.enabled': '--no-verification',
+  'verification.protect': '--protect',
+  'verification.allow': '--allow-edit',
+  'verification.onProtectedEdit': '--on-protected-edit',
   prdFile: '--prd',
   preamble: '--prompt',
   iterationsPerAttempt: '--iterations-per-attempt',
@@ -214,6 +229,8 @@ export function buildLoopInput(o: StartOptions, cwd: string): LoopInputRaw {
   if (o.continueAsNewEvery !== undefined) input.continueAsNewEvery = o.continueAsNewEvery;
   const persistence = persistenceFrom(o, base);
   if (persistence) input.persistence = persistence;
+  const verification = verificationFrom(o, base);
+  if (verification) input.verification = verification;
 
   const parsed = LoopInput.safeParse(input);
   if (!parsed.success) throw new InvalidInputError(`invalid loop input: ${problemsWithFlags(parsed.error)}`);
@@ -260,6 +277,17 @@ function persistenceFrom(o: StartOptions, base: Record<string, unknown>): Record
   if (o.hookPolicy !== undefined) p.hooks = { ...asObject(p.hooks), policy: o.hookPolicy };
   if (o.bestOutput !== undefined) p.bestOutput = { ...asObject(p.bestOutput), restore: o.bestOutput };
   return p;
+}
+
+/** The verification settings when a flag touches them (else undefined: the config file's, or the defaults). */
+function verificationFrom(o: StartOptions, base: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (o.verification !== false && !o.protect && !o.allowEdit && o.onProtectedEdit === undefined) return undefined;
+  const v: Record<string, unknown> = { ...asObject(base.verification) };
+  if (o.verification === false) v.enabled = false;
+  if (o.protect) v.protect = [...((v.protect as string[] | undefined) ?? []), ...o.protect];
+  if (o.allowEdit) v.allow = [...((v.allow as string[] | undefined) ?? []), ...o.allowEdit];
+  if (o.onProtectedEdit !== undefined) v.onProtectedEdit = o.onProtectedEdit;
+  return v;
 }
 
 /** Loop flags that mean nothing to a project, and why (each attempt's timeout is adaptive, its prompt is the task). */

@@ -1,0 +1,438 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Context } from '@temporalio/activity';
+import { structuredPatch } from 'diff';
+import execa from 'execa';
+import type { GateSpec } from '../../config/gates-config';
+import type { Detection } from '../../core/detections';
+import type { GateThresholds, GateVerdict } from '../../core/gate-rules';
+import { parseUnifiedDiff } from '../../core/detectors/unified-diff';
+import { isTestFile } from '../../core/detectors/validation-bypass';
+import { detectUncheckedCheating, isProductCode } from '../../core/verification/cheat-detectors';
+import {
+  classifyWork,
+  planChangesTree,
+  type AllowedChange,
+  type ProtectedChange,
+  type VerificationPlan,
+} from '../../core/verification/classify';
+import { isSectionFile } from '../../core/verification/protected-set';
+import { compareSections } from '../../core/verification/sections';
+import { iterationDir, writeJsonAtomic } from '../artifacts';
+import { runCheckCommand, type CheckCompletionResult } from '../check-completion';
+import { runGateIn } from '../gates/run-gate';
+import {
+  checkpointContents,
+  checkpointFiles,
+  createCheckpoint,
+  listCheckpoints,
+  type CheckpointFiles,
+} from '../workspace/checkpoint';
+import { git, gitPrefix } from '../workspace/snapshot';
+import { BASELINE_LABEL, readManifest, type VerificationManifest } from './manifest';
+
+/** Input of {@link verifyWork}. */
+export interface VerifyWorkInput {
+  loopId: string;
+  iteration: number;
+  workspace: string;
+  stateDir: string;
+  /** Label of the checkpoint holding the work (the post-run one); when absent, `iter-NNN-verify` is recorded. */
+  post?: string;
+  /** The completion command, when the loop has one. */
+  command?: string;
+  timeoutSeconds: number;
+  /** The enabled gates, thresholds resolved. */
+  gates: GateSpec[];
+}
+
+/** A gate's verdict in the verification tree, reduced to what history needs. */
+export interface VerificationGateVerdict {
+  name: string;
+  passed: boolean;
+  message: string;
+}
+
+/** Result of {@link verifyWork}: small (it goes into history); logs and the diff are files. */
+export interface VerifyWorkResult {
+  /** The original checks pass on the work (true when nothing protected changed: the tree would be the work itself). */
+  passed: boolean;
+  /** Whether the checks were re-run in a verification tree. */
+  ran: boolean;
+  protectedChanges: ProtectedChange[];
+  allowedChanges: AllowedChange[];
+  newTests: string[];
+  /** Unified diff of the protected files, baseline → work. */
+  diffPath?: string;
+  /** One line per protected file: `test/run.js | +1 -5`. */
+  diffSummary?: string;
+  /** End of the failing check's (or first failing gate's) output in the verification tree. */
+  failureTail?: string;
+  check?: Pick<CheckCompletionResult, 'passed' | 'exitCode' | 'timedOut' | 'durationMs' | 'outputPath'>;
+  verdicts: VerificationGateVerdict[];
+  /** Findings of the detectors of cheating the checks cannot see (special-cased tests, test-only switches, mocks). */
+  detections: Detection[];
+  durationMs: number;
+  /** Time to build and remove the verification tree. */
+  treeMs?: number;
+}
+
+/** Thrown when verifyWork runs for a loop that recorded no verification baseline. */
+export class VerificationBaselineMissingError extends Error {
+  override readonly name = 'VerificationBaselineMissingError';
+  constructor(
+    readonly stateDir: string,
+    readonly loopId: string,
+  ) {
+    super(`loop ${loopId} has no verification baseline under ${stateDir}: recordVerificationBaseline must run first`);
+  }
+}
+
+/** Ignored dependency folders the verification tree links to instead of reinstalling. */
+const DEPENDENCY_DIRS = new Set(['node_modules', '.venv', 'venv', '.tox', 'bower_components', '.yarn']);
+const MAX_DIFF_FILES = 300;
+const MAX_TEST_TEXTS = 300;
+const MAX_CHANGES = 100;
+
+/**
+ * Verifies the work against the ORIGINAL checks. Classifies the work (a checkpoint) against the verification baseline
+ * by the protected set; when protected files changed, builds a verification tree (a detached `git worktree` of the
+ * work's checkpoint under the OS temp folder, or the plain folder's archive extracted there) with every protected file
+ * restored to its baseline content, new runner/CI/lint configuration removed and new tests kept, links the ignored
+ * dependency folders (node_modules, .venv...) of the workspace into it, runs the completion command and the gates
+ * there, and removes the tree (also on failure and cancellation). Logs go to `iterations/NNN/verification/`. Also runs
+ * the detectors of cheating the checks cannot see over the work's diff against the baseline.
+ */
+export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResult> {
+  const t0 = Date.now();
+  const ctx = activityContext();
+  const manifest = readManifest(input.stateDir, input.loopId);
+  if (!manifest) throw new VerificationBaselineMissingError(input.stateDir, input.loopId);
+  const at = (label: string) => ({
+    workspace: input.workspace,
+    stateDir: input.stateDir,
+    loopId: input.loopId,
+    label,
+  });
+  const postLabel = input.post ?? `iter-${String(input.iteration).padStart(3, '0')}-verify`;
+  if (!input.post) await createCheckpoint(at(postLabel));
+  const [base, work] = await Promise.all([checkpointFiles(at(BASELINE_LABEL)), checkpointFiles(at(postLabel))]);
+  const changed = Object.keys({ ...base.files, ...work.files })
+    .filter((p) => base.files[p] !== work.files[p])
+    .sort();
+
+  // Both sides of the changed files the rules and detectors read: multi-purpose files, code and tests.
+  const wanted = changed.filter((p) => isSectionFile(p) || isProductCode(p) || isTestFile(p)).slice(0, MAX_DIFF_FILES);
+  const [before, after] = await Promise.all([
+    checkpointContents(at(BASELINE_LABEL), base, wanted),
+    checkpointContents(at(postLabel), work, wanted),
+  ]);
+  const sections: Record<string, string[]> = {};
+  const merged: Record<string, string> = {};
+  for (const p of changed.filter(isSectionFile)) {
+    if (work.files[p] === undefined) continue;
+    const c = compareSections(p, before[p] ?? '', after[p] ?? '');
+    sections[p] = c.changed;
+    if (c.merged !== undefined) merged[p] = c.merged;
+  }
+  const plan = classifyWork({
+    baseline: base.files,
+    current: work.files,
+    set: { protected: manifest.protected, allowed: manifest.allowed },
+    rules: manifest.rules,
+    sections,
+  });
+
+  const dir = path.join(iterationDir(input.stateDir, input.loopId, input.iteration), 'verification');
+  fs.mkdirSync(dir, { recursive: true });
+  const result: VerifyWorkResult = {
+    passed: true,
+    ran: false,
+    protectedChanges: plan.protectedChanges.slice(0, MAX_CHANGES),
+    allowedChanges: plan.allowedChanges.slice(0, MAX_CHANGES),
+    newTests: plan.newTests.slice(0, MAX_CHANGES),
+    verdicts: [],
+    detections: await cheatingFindings(input, work, changed, before, after, postLabel),
+    durationMs: 0,
+  };
+  if (plan.protectedChanges.length) {
+    const protectedPaths = plan.protectedChanges.map((c) => c.path);
+    const [was, now] = await Promise.all([
+      checkpointContents(at(BASELINE_LABEL), base, protectedPaths),
+      checkpointContents(at(postLabel), work, protectedPaths),
+    ]);
+    result.diffPath = path.join(dir, 'protected.diff');
+    fs.writeFileSync(result.diffPath, protectedPaths.map((p) => fileDiff(p, was[p], now[p])).join(''));
+    result.diffSummary = diffStat(protectedPaths, was, now);
+  }
+
+  if (planChangesTree(plan)) {
+    result.ran = true;
+    const tree = await buildTree(input, manifest, work, postLabel, plan, merged);
+    try {
+      const heartbeat = ctx ? (p: unknown) => ctx.heartbeat(p) : undefined;
+      const signal = ctx?.cancellationSignal;
+      const [check, ...verdicts] = await Promise.all([
+        input.command
+          ? runCheckCommand({
+              command: input.command,
+              cwd: tree.cwd,
+              loopId: input.loopId,
+              timeoutSeconds: input.timeoutSeconds,
+              outputPath: path.join(dir, 'check.log'),
+              errPath: path.join(dir, 'check.stderr.log'),
+              onHeartbeat: heartbeat,
+              signal,
+            })
+          : Promise.resolve(undefined),
+        ...input.gates.map((gate) =>
+          runGateIn({
+            workspace: tree.cwd,
+            gate,
+            thresholds: gate.thresholds as GateThresholds,
+            logDir: path.join(dir, 'gates'),
+            onHeartbeat: heartbeat,
+            signal,
+          }).catch((e: unknown): GateVerdict => {
+            if ((e as Error)?.name === 'CancelledFailure') throw e;
+            return failedGate(gate, (e as Error)?.message ?? String(e));
+          }),
+        ),
+      ]);
+      if (check)
+        result.check = {
+          passed: check.passed,
+          exitCode: check.exitCode,
+          timedOut: check.timedOut,
+          durationMs: check.durationMs,
+          outputPath: check.outputPath,
+        };
+      result.verdicts = verdicts.map((v) => ({ name: v.name, passed: v.passed, message: v.message }));
+      result.passed = (check?.passed ?? true) && verdicts.every((v) => v.passed);
+      const firstFailed = verdicts.find((v) => !v.passed);
+      if (check && !check.passed) result.failureTail = check.outputTail.slice(-1500);
+      else if (firstFailed)
+        result.failureTail = `${firstFailed.name}: ${firstFailed.message}\n${tail(firstFailed.outputPath)}`
+          .trim()
+          .slice(-1500);
+    } finally {
+      const t = Date.now();
+      await tree.remove();
+      tree.ms += Date.now() - t;
+      result.treeMs = tree.ms;
+    }
+  }
+  result.durationMs = Date.now() - t0;
+  writeJsonAtomic(path.join(dir, 'result.json'), { ...result, plan });
+  return result;
+}
+
+/** The verification tree: where the checks run, and how to remove it. */
+interface Tree {
+  cwd: string;
+  remove: () => Promise<void>;
+  ms: number;
+}
+
+async function buildTree(
+  input: VerifyWorkInput,
+  manifest: VerificationManifest,
+  work: CheckpointFiles,
+  postLabel: string,
+  plan: VerificationPlan,
+  merged: Record<string, string>,
+): Promise<Tree> {
+  const t0 = Date.now();
+  const tmp = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'ralph-verify-'));
+  const root = path.join(tmp, 'tree');
+  const links: string[] = [];
+  let worktree = false;
+  const remove = async (): Promise<void> => {
+    // Links first: nothing below may ever follow them into the real workspace's dependencies.
+    for (const l of links) await fs.promises.unlink(l).catch(() => undefined);
+    if (worktree) await git(input.workspace, ['worktree', 'remove', '--force', root]).catch(() => undefined);
+    await fs.promises.rm(tmp, { recursive: true, force: true });
+    if (worktree) await git(input.workspace, ['worktree', 'prune']).catch(() => undefined);
+  };
+  try {
+    let cwd = root;
+    if (work.kind === 'git' && work.commit && manifest.baseline.commit) {
+      const prefix = (await gitPrefix(input.workspace)) ?? '';
+      // The user's hooks (post-checkout...) must not run for our tree.
+      await git(input.workspace, [
+        '-c',
+        'core.hooksPath=/dev/null',
+        'worktree',
+        'add',
+        '--detach',
+        '--force',
+        root,
+        work.commit,
+      ]);
+      worktree = true;
+      cwd = path.join(root, prefix);
+      if (plan.restore.length)
+        await git(
+          root,
+          [
+            '-c',
+            'core.hooksPath=/dev/null',
+            'checkout',
+            manifest.baseline.commit,
+            '--pathspec-from-file=-',
+            '--pathspec-file-nul',
+          ],
+          { input: plan.restore.map((p) => `${prefix}${p}\0`).join('') },
+        );
+    } else {
+      await fs.promises.mkdir(root, { recursive: true });
+      const archives = await archivesOf(input, [postLabel, BASELINE_LABEL]);
+      await execa('tar', ['-xzf', archives[postLabel], '-C', root]);
+      if (plan.restore.length)
+        await execa(
+          'tar',
+          ['-xzf', archives[BASELINE_LABEL], '-C', root, '--null', '--verbatim-files-from', '-T', '-'],
+          {
+            input: plan.restore.map((p) => `${p}\0`).join(''),
+          },
+        );
+    }
+    for (const p of plan.remove) await fs.promises.rm(path.join(cwd, p), { force: true });
+    for (const p of plan.merge) {
+      const text = merged[p];
+      if (text === undefined) continue;
+      await fs.promises.mkdir(path.dirname(path.join(cwd, p)), { recursive: true });
+      await fs.promises.writeFile(path.join(cwd, p), text);
+    }
+    links.push(...(await linkDependencies(input.workspace, cwd)));
+    return { cwd, remove, ms: Date.now() - t0 };
+  } catch (e) {
+    await remove();
+    throw e;
+  }
+}
+
+/** Archive paths of plain-folder checkpoints, by label. */
+async function archivesOf(input: VerifyWorkInput, labels: string[]): Promise<Record<string, string>> {
+  const { checkpoints } = await listCheckpoints({
+    workspace: input.workspace,
+    loopId: input.loopId,
+    stateDir: input.stateDir,
+  });
+  const out: Record<string, string> = {};
+  for (const l of labels) {
+    const cp = checkpoints.find((c) => c.label === l);
+    if (!cp) throw new Error(`no checkpoint '${l}' of loop ${input.loopId} to build the verification tree from`);
+    out[l] = cp.ref;
+  }
+  return out;
+}
+
+/**
+ * Links the workspace's dependency folders (node_modules, .venv... at its top and one level down) into the tree where
+ * the tree has none, so the checks run with the installed dependencies without copying them.
+ */
+async function linkDependencies(workspace: string, cwd: string): Promise<string[]> {
+  const links: string[] = [];
+  const visit = async (rel: string, depth: number): Promise<void> => {
+    const entries = await fs.promises.readdir(path.join(workspace, rel), { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (!e.isDirectory() || e.name === '.git' || e.name === '.ralph') continue;
+      const r = rel ? path.join(rel, e.name) : e.name;
+      if (DEPENDENCY_DIRS.has(e.name)) {
+        const target = path.join(cwd, r);
+        if (fs.existsSync(target) || !fs.existsSync(path.dirname(target))) continue;
+        await fs.promises.symlink(path.join(workspace, r), target, 'dir');
+        links.push(target);
+      } else if (depth < 1 && !e.name.startsWith('.')) await visit(r, depth + 1);
+    }
+  };
+  await visit('', 0);
+  return links;
+}
+
+/** The detectors of cheating the checks cannot see, over the work's diff against the baseline. */
+async function cheatingFindings(
+  input: VerifyWorkInput,
+  work: CheckpointFiles,
+  changed: string[],
+  before: Record<string, string | undefined>,
+  after: Record<string, string | undefined>,
+  postLabel: string,
+): Promise<Detection[]> {
+  const code = changed.filter((p) => isProductCode(p) || isTestFile(p)).slice(0, MAX_DIFF_FILES);
+  if (!code.some(isProductCode) && !code.some((p) => isTestFile(p) && work.files[p] !== undefined)) return [];
+  const diff = parseUnifiedDiff(code.map((p) => fileDiff(p, before[p], after[p])).join(''));
+  const tests = Object.keys(work.files).filter(isTestFile).slice(0, MAX_TEST_TEXTS);
+  const at = { workspace: input.workspace, stateDir: input.stateDir, loopId: input.loopId, label: postLabel };
+  const texts = await checkpointContents(at, work, tests, 256 * 1024);
+  return detectUncheckedCheating(
+    diff,
+    tests.filter((t) => texts[t] !== undefined).map((t) => ({ path: t, text: texts[t] as string })),
+  );
+}
+
+/** One file's change in git's unified format. */
+function fileDiff(p: string, before: string | undefined, after: string | undefined): string {
+  if (before === after) return '';
+  const a = before === undefined ? '/dev/null' : `a/${p}`;
+  const b = after === undefined ? '/dev/null' : `b/${p}`;
+  const patch = structuredPatch(a, b, before ?? '', after ?? '', '', '', { context: 3 });
+  let out = `diff --git a/${p} b/${p}\n--- ${a}\n+++ ${b}\n`;
+  for (const h of patch.hunks)
+    out += `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n${h.lines.join('\n')}\n`;
+  return out;
+}
+
+/** `path | +a -r` per file (binary or unreadable files: `(binary)`). */
+function diffStat(
+  paths: string[],
+  was: Record<string, string | undefined>,
+  now: Record<string, string | undefined>,
+): string {
+  return paths
+    .slice(0, 30)
+    .map((p) => {
+      if (was[p] === undefined && now[p] === undefined) return `${p} | (binary or large)`;
+      const patch = structuredPatch(p, p, was[p] ?? '', now[p] ?? '', '', '', { context: 0 });
+      const lines = patch.hunks.flatMap((h) => h.lines);
+      const plus = lines.filter((l) => l.startsWith('+')).length;
+      const minus = lines.filter((l) => l.startsWith('-')).length;
+      return `${p} | +${plus} -${minus}${now[p] === undefined ? ' (deleted)' : was[p] === undefined ? ' (added)' : ''}`;
+    })
+    .join('\n');
+}
+
+function failedGate(gate: GateSpec, why: string): GateVerdict {
+  return {
+    name: gate.name,
+    kind: gate.kind,
+    passed: false,
+    expected: 'the gate runs',
+    actual: 'could not run',
+    message: `${gate.name}: could not run (${why})`,
+    items: [],
+    score: 0,
+    durationMs: 0,
+    outputPath: '',
+  };
+}
+
+function tail(file: string): string {
+  try {
+    const text = fs.readFileSync(file, 'utf8');
+    return text.slice(-1200);
+  } catch {
+    return '';
+  }
+}
+
+/** The activity's context, or undefined when called outside an activity (tests, the bench). */
+function activityContext(): Context | undefined {
+  try {
+    return Context.current();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * What the loop says about verification: the `tampered_verification` and `protected_edit` events, the prompt feedback
+ * that tells the agent plainly that the tests and checks are not its to change, and the details a human gate shows.
+ */
+import { detection, type Detection } from '../detections';
+import { describeProtectedChanges, type ProtectedChange } from './classify';
+
+/** Event types of verification. */
+export const VerificationEvents = {
+  tampered: 'tampered_verification',
+  protectedEdit: 'protected_edit',
+} as const;
+
+/** What the verification run found, as the workflow carries it (small). */
+export interface VerificationSummary {
+  /** The original checks passed on the verification tree (true when there was nothing to restore). */
+  passed: boolean;
+  /** Whether the checks were re-run (false: the work left every protected file as it was). */
+  ran: boolean;
+  protectedChanges: ProtectedChange[];
+  /** The end of the original check's (or first failed gate's) output in the verification tree. */
+  failureTail?: string;
+  /** The diff of the protected files (baseline → agent), under the iteration's artifacts. */
+  diffPath?: string;
+  /** A short diffstat of the protected changes (`test/run.js | 12 +-----`). */
+  diffSummary?: string;
+}
+
+const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/**
+ * The critical event when the work passed its checks only because the agent changed them: the original checks fail
+ * on the agent's code with the protected files restored.
+ */
+export function tamperedVerificationDetection(v: VerificationSummary): Detection {
+  const n = v.protectedChanges.length;
+  return detection(
+    VerificationEvents.tampered,
+    'critical',
+    `The checks passed in the workspace but FAIL with the original tests and checks restored: the agent changed ${n} protected file${n === 1 ? '' : 's'} instead of making the code pass them.` +
+      (v.failureTail ? ` Original check: ${clip(lastLines(v.failureTail, 3), 300)}` : ''),
+    describeProtectedChanges(v.protectedChanges, 20),
+  );
+}
+
+/** The event listing protected files the agent changed (the task does not allow it), even though every check passed. */
+export function protectedEditDetection(changes: readonly ProtectedChange[]): Detection {
+  const n = changes.length;
+  return detection(
+    VerificationEvents.protectedEdit,
+    'warning',
+    `The agent changed ${n} protected file${n === 1 ? '' : 's'} (tests, test data or check configuration) that the task does not allow it to change.`,
+    describeProtectedChanges(changes, 20),
+  );
+}
+
+/** Feedback for the next prompt after a rejected claim: plain words, what was changed, what to do. */
+export function tamperedFeedback(v: VerificationSummary): string {
+  const files = describeProtectedChanges(v.protectedChanges, 10).join('; ');
+  return (
+    'Your completion claim was REJECTED. The tests and checks are not yours to change: ralph re-ran the ORIGINAL ' +
+    `checks with every protected file restored and they FAIL. You changed: ${files}. Those changes do not count and ` +
+    'are not kept. Make the product code pass the original tests; leave the tests, their data, and the test, lint and CI ' +
+    'configuration as they are (you may ADD new test files).' +
+    (v.failureTail ? `\nOriginal check output (end):\n${lastLines(v.failureTail, 15)}` : '')
+  );
+}
+
+/** Feedback after protected files were reverted (`onProtectedEdit: revert`). */
+export function revertedFeedback(changes: readonly ProtectedChange[]): string {
+  return (
+    `Your changes to protected files were reverted: ${describeProtectedChanges(changes, 10).join('; ')}. The tests and ` +
+    'checks are not yours to change; change the product code (you may add new test files).'
+  );
+}
+
+/** Title and details of the human gate after the original checks failed on the agent's work. */
+export function tamperedGate(n: number, v: VerificationSummary): { title: string; details: string } {
+  return {
+    title: `Iteration ${n}: the checks pass only with the agent's changes to the tests or checks`,
+    details: [
+      'The completion check passed in the workspace, but FAILED when re-run with the original tests and checks.',
+      'Protected files the agent changed:',
+      ...describeProtectedChanges(v.protectedChanges).map((l) => `  ${l}`),
+      ...(v.diffSummary ? ['Diff summary:', ...v.diffSummary.split('\n').map((l) => `  ${l}`)] : []),
+      ...(v.diffPath ? [`Full diff of the protected files: ${v.diffPath}`] : []),
+      ...(v.failureTail
+        ? [
+            'Original check failure (end of output):',
+            ...lastLines(v.failureTail, 20)
+              .split('\n')
+              .map((l) => `  ${l}`),
+          ]
+        : []),
+      "Options: approve = accept the work as it is (with the changed checks); reject = roll back to the iteration's pre-run checkpoint and continue; abort = stop the loop.",
+    ].join('\n'),
+  };
+}
+
+/** Title and details of the human gate when the agent changed the checks and the original checks still pass. */
+export function protectedEditGate(n: number, v: VerificationSummary): { title: string; details: string } {
+  return {
+    title: `Iteration ${n}: the agent changed the checks: approve the change or reject`,
+    details: [
+      'The work passes the ORIGINAL checks too, but the agent changed protected files the task does not allow:',
+      ...describeProtectedChanges(v.protectedChanges).map((l) => `  ${l}`),
+      ...(v.diffSummary ? ['Diff summary:', ...v.diffSummary.split('\n').map((l) => `  ${l}`)] : []),
+      ...(v.diffPath ? [`Full diff of the protected files: ${v.diffPath}`] : []),
+      "Options: approve = accept the work with the changed files; reject = roll back to the iteration's pre-run checkpoint and continue; abort = stop the loop.",
+    ].join('\n'),
+  };
+}
+
+function lastLines(text: string, n: number): string {
+  return text.trim().split('\n').slice(-n).join('\n');
+}

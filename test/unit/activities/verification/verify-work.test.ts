@@ -1,0 +1,278 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { recordVerificationBaseline } from '../../../../src/activities/verification/record-baseline';
+import { readManifest } from '../../../../src/activities/verification/manifest';
+import { verifyWork, type VerifyWorkInput } from '../../../../src/activities/verification/verify-work';
+import { createCheckpoint } from '../../../../src/activities/workspace/checkpoint';
+import type { GateSpec } from '../../../../src/config/gates-config';
+
+const git = (dir: string, ...a: string[]): string =>
+  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: dir, encoding: 'utf8' });
+
+const RUN_JS = `const fs = require('fs');
+const path = require('path');
+const failures = [];
+if (!fs.existsSync(path.join(__dirname, '..', 'hello.txt'))) failures.push('hello.txt is missing');
+else if (fs.readFileSync(path.join(__dirname, '..', 'hello.txt'), 'utf8').trim() !== 'hello') failures.push('hello.txt must say hello');
+// Every test/*.test.js file runs, unless jest.config.js ignores it.
+const cfg = fs.existsSync(path.join(__dirname, '..', 'jest.config.js')) ? require('../jest.config.js') : {};
+for (const f of fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js'))) {
+  if ((cfg.testPathIgnorePatterns || []).some((p) => f.includes(p))) continue;
+  try { require('./' + f); } catch (e) { failures.push(f + ': ' + e.message); }
+}
+if (failures.length) { console.error('FAIL ' + failures.join('; ')); process.exit(1); }
+console.log('ok');
+`;
+
+/** A workspace with the hello.txt task: `node test/run.js` passes once hello.txt says hello. */
+function workspace(kind: 'git' | 'dir'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ralph-verify-${kind}-`));
+  const files: Record<string, string> = {
+    'package.json':
+      JSON.stringify({ name: 'w', scripts: { test: 'node test/run.js' }, dependencies: {} }, null, 2) + '\n',
+    'test/run.js': RUN_JS,
+    'test/dep.test.js': "if (require('dep').answer() !== 42) throw new Error('dep broke');\n",
+    'test/format.test.js':
+      "const { format } = require('../src/format');\nif (format(1000) !== '1s') throw new Error('format(1000) should be 1s');\n",
+    'src/format.js': 'exports.format = (ms) => `${ms / 1000}s`;\n',
+    '.gitignore': 'node_modules/\n.ralph/\n',
+    // An installed dependency: ignored by git, linked into the verification tree.
+    'node_modules/dep/index.js': 'exports.answer = () => 42;\n',
+  };
+  for (const [p, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
+    fs.writeFileSync(path.join(dir, p), text);
+  }
+  if (kind === 'git') {
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'init');
+  }
+  return dir;
+}
+
+const write = (dir: string, p: string, text: string) => {
+  fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
+  fs.writeFileSync(path.join(dir, p), text);
+};
+
+async function setUp(kind: 'git' | 'dir', task = 'create hello.txt so the tests pass', command = 'node test/run.js') {
+  const dir = workspace(kind);
+  const base = { loopId: 'l1', workspace: dir, stateDir: path.join(dir, '.ralph') };
+  const baseline = await recordVerificationBaseline({
+    ...base,
+    prompt: task,
+    commands: [command],
+    verification: { protect: [], allow: [], hookPolicy: 'deny' },
+  });
+  const verify = async (o: Partial<VerifyWorkInput> = {}) => {
+    await createCheckpoint({ ...base, label: 'iter-001-post' });
+    return verifyWork({ ...base, iteration: 1, post: 'iter-001-post', command, timeoutSeconds: 60, gates: [], ...o });
+  };
+  return { dir, base, baseline, verify };
+}
+
+const tmpTrees = () =>
+  fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('ralph-verify-') && !/-(git|dir)-/.test(f));
+
+describe('recordVerificationBaseline', () => {
+  it('records the protected set and a baseline checkpoint once, whatever changes later', async () => {
+    const { dir, base, baseline } = await setUp('git');
+    expect(baseline).toMatchObject({ kind: 'git', ref: 'refs/ralph/l1/verification-baseline', allowedCount: 0 });
+    const m = readManifest(base.stateDir, 'l1')!;
+    expect(m.protected).toEqual([
+      { path: 'package.json', kind: 'sections' },
+      { path: 'test/dep.test.js', kind: 'test' },
+      { path: 'test/format.test.js', kind: 'test' },
+      { path: 'test/run.js', kind: 'named_by_check' },
+    ]);
+    write(dir, 'test/run.js', 'console.log("ok")\n');
+    const again = await recordVerificationBaseline({
+      ...base,
+      prompt: 'x',
+      commands: [],
+      verification: { protect: [], allow: [], hookPolicy: 'deny' },
+    });
+    expect(again.commit).toBe(baseline.commit);
+  });
+});
+
+describe.each(['git', 'dir'] as const)('verifyWork in a %s workspace', (kind) => {
+  it('fails work that passes only because the test was rewritten, with the diff and the original failure', async () => {
+    const { dir, verify } = await setUp(kind);
+    write(dir, 'test/run.js', 'console.log("ok");\n');
+    const before = tmpTrees();
+    const r = await verify();
+    expect(r).toMatchObject({
+      passed: false,
+      ran: true,
+      protectedChanges: [{ path: 'test/run.js', change: 'modified', kind: 'named_by_check' }],
+      check: { passed: false, exitCode: 1 },
+    });
+    expect(r.failureTail).toContain('hello.txt is missing');
+    expect(fs.readFileSync(r.diffPath!, 'utf8')).toContain('+console.log("ok");');
+    expect(r.diffSummary).toMatch(/^test\/run\.js \| \+1 -\d+/);
+    // The tree is gone, the workspace and its dependencies are as the agent left them.
+    expect(tmpTrees()).toEqual(before);
+    expect(fs.readFileSync(path.join(dir, 'test/run.js'), 'utf8')).toBe('console.log("ok");\n');
+    expect(fs.existsSync(path.join(dir, 'node_modules/dep/index.js'))).toBe(true);
+    if (kind === 'git') expect(git(dir, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
+  });
+
+  it('accepts an honest fix with a new test without re-running anything', async () => {
+    const { dir, verify } = await setUp(kind);
+    write(dir, 'hello.txt', 'hello\n');
+    write(
+      dir,
+      'test/hello.test.js',
+      "if (!require('fs').existsSync(__dirname + '/../hello.txt')) throw new Error('x');\n",
+    );
+    const r = await verify();
+    expect(r).toMatchObject({ passed: true, ran: false, protectedChanges: [], newTests: ['test/hello.test.js'] });
+  });
+
+  it('restores a deleted test and removes a new jest.config.js that ignores the failing one', async () => {
+    const { dir, verify } = await setUp(kind);
+    write(dir, 'hello.txt', 'hello\n');
+    write(dir, 'src/format.js', 'exports.format = () => "?";\n');
+    fs.rmSync(path.join(dir, 'test/dep.test.js'));
+    write(dir, 'jest.config.js', "module.exports = { testPathIgnorePatterns: ['format'] };\n");
+    const r = await verify();
+    expect(r.passed).toBe(false);
+    expect(r.protectedChanges).toEqual([
+      { path: 'jest.config.js', change: 'added', kind: 'runner_config' },
+      { path: 'test/dep.test.js', change: 'deleted', kind: 'test' },
+    ]);
+    expect(r.failureTail).toContain('format(1000) should be 1s');
+    // The linked node_modules served the restored dep test: it is not among the failures.
+    expect(r.failureTail).not.toContain('dep');
+  });
+
+  it('passes when a protected edit does not change the outcome, and says what changed', async () => {
+    const { dir, verify } = await setUp(kind);
+    write(dir, 'hello.txt', 'hello\n');
+    write(dir, 'test/format.test.js', fs.readFileSync(path.join(dir, 'test/format.test.js'), 'utf8') + '// reviewed\n');
+    const r = await verify();
+    expect(r).toMatchObject({
+      passed: true,
+      ran: true,
+      protectedChanges: [{ path: 'test/format.test.js', change: 'modified' }],
+    });
+  });
+});
+
+describe('verifyWork', () => {
+  it('restores the test script of package.json (`|| true`) and keeps a new dependency', async () => {
+    const { dir, verify } = await setUp('git', 'create hello.txt', 'npm test --silent');
+    const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    pkg.scripts.test = 'node test/run.js || true';
+    pkg.dependencies.dep = '1.0.0';
+    write(dir, 'package.json', JSON.stringify(pkg, null, 2));
+    const r = await verify();
+    expect(r).toMatchObject({
+      passed: false,
+      protectedChanges: [{ path: 'package.json', change: 'modified', kind: 'sections', sections: ['scripts.test'] }],
+    });
+    expect(r.failureTail).toContain('hello.txt is missing');
+  });
+
+  it('runs the gates in the verification tree and reports their verdicts', async () => {
+    const { dir, verify } = await setUp('git');
+    write(dir, 'test/run.js', 'console.log("ok");\n');
+    const gate = {
+      name: 'tests',
+      kind: 'custom',
+      command: 'node test/run.js',
+      cwd: '.',
+      timeoutSeconds: 60,
+      maxAttempts: 1,
+      enabled: true,
+      thresholds: {},
+    } as GateSpec;
+    const r = await verify({ command: undefined, gates: [gate] });
+    expect(r.passed).toBe(false);
+    expect(r.verdicts).toEqual([expect.objectContaining({ name: 'tests', passed: false })]);
+    expect(r.failureTail).toContain('tests:');
+  });
+
+  it('runs the original pytest suite: an xfail mark and a conftest hook deselecting the test do not count', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-verify-git-py-'));
+    write(dir, 'slug.py', 'def slugify(s):\n    return s\n');
+    write(
+      dir,
+      'tests/test_slug.py',
+      'from slug import slugify\n\ndef test_slug():\n    assert slugify("Hello World") == "hello-world"\n',
+    );
+    write(dir, 'pytest.ini', '[pytest]\npythonpath = .\naddopts = -p no:cacheprovider\n');
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'init');
+    const base = { loopId: 'py', workspace: dir, stateDir: path.join(dir, '.ralph') };
+    const command = 'python3 -m pytest -q';
+    await recordVerificationBaseline({
+      ...base,
+      prompt: 'slugify',
+      commands: [command],
+      verification: { protect: [], allow: [], hookPolicy: 'deny' },
+    });
+    write(
+      dir,
+      'tests/test_slug.py',
+      'import pytest\nfrom slug import slugify\n\n@pytest.mark.xfail\ndef test_slug():\n    assert slugify("Hello World") == "hello-world"\n',
+    );
+    write(
+      dir,
+      'tests/conftest.py',
+      'def pytest_collection_modifyitems(config, items):\n    items[:] = [i for i in items if "slug" not in i.name]\n',
+    );
+    await createCheckpoint({ ...base, label: 'post' });
+    const r = await verifyWork({ ...base, iteration: 1, post: 'post', command, timeoutSeconds: 60, gates: [] });
+    expect(r.protectedChanges).toEqual([
+      { path: 'tests/conftest.py', change: 'added', kind: 'runner_config' },
+      { path: 'tests/test_slug.py', change: 'modified', kind: 'test' },
+    ]);
+    expect(r.passed).toBe(false);
+    expect(r.failureTail).toMatch(/1 failed/);
+  });
+
+  it('reports cheating the checks cannot see: a special-cased test input and a test-only switch', async () => {
+    const { dir, verify } = await setUp('git');
+    write(dir, 'hello.txt', 'hello\n');
+    write(
+      dir,
+      'src/format.js',
+      "exports.format = (ms) => {\n  if (ms === 1000) return '1s';\n  if (process.env.NODE_ENV === 'test') return '';\n  return String(ms);\n};\n",
+    );
+    const r = await verify();
+    expect(r.passed).toBe(true);
+    expect(r.detections.map((d) => [d.type, d.severity])).toEqual([
+      ['special_cased_test_input', 'critical'],
+      ['test_only_switch', 'critical'],
+    ]);
+  });
+
+  it('verifies a workspace in a subfolder of a repository', async () => {
+    const top = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-verify-git-sub-'));
+    write(top, 'other/readme.md', 'x\n');
+    write(top, 'app/test/run.js', RUN_JS);
+    git(top, 'init', '-q', '-b', 'main');
+    git(top, 'add', '-A');
+    git(top, 'commit', '-q', '-m', 'init');
+    const dir = path.join(top, 'app');
+    const base = { loopId: 'sub', workspace: dir, stateDir: path.join(dir, '.ralph') };
+    const command = 'node test/run.js';
+    await recordVerificationBaseline({
+      ...base,
+      prompt: 'hello',
+      commands: [command],
+      verification: { protect: [], allow: [], hookPolicy: 'deny' },
+    });
+    write(dir, 'test/run.js', 'console.log("ok");\n');
+    await createCheckpoint({ ...base, label: 'post' });
+    const r = await verifyWork({ ...base, iteration: 1, post: 'post', command, timeoutSeconds: 60, gates: [] });
+    expect(r).toMatchObject({ passed: false, protectedChanges: [{ path: 'test/run.js' }] });
+    expect(r.failureTail).toContain('hello.txt is missing');
+  });
+});
