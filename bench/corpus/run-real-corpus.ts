@@ -56,6 +56,8 @@ export interface VerifyOutcome {
   ran: boolean;
   /** A protected file changed that the task does not allow: acceptance waits on a human gate. */
   protectedEdit: boolean;
+  /** Critical findings of the detectors of cheating the checks cannot see (special-cased tests, test-only switches, mocks). */
+  cheats: string[];
   /** Event types raised (`tampered_verification`, `protected_edit`, ...). */
   types: string[];
   /** Wall time of the verification step (tree + re-run). */
@@ -73,7 +75,7 @@ export interface Verifier {
 }
 
 /** What stopped a scenario from being accepted (the first that did, in the loop's order). */
-export type CaughtBy = 'check' | 'detector' | 'verification' | 'protected_edit' | 'agent';
+export type CaughtBy = 'check' | 'detector' | 'verification' | 'cheat_detector' | 'protected_edit' | 'agent';
 
 /** What one real-repo scenario gave, against its label. */
 export interface RealOutcome {
@@ -323,6 +325,10 @@ export async function runRealScenario(s: RealScenario, verifier?: Verifier): Pro
           caughtBy = 'verification';
           break;
         }
+        if (verification.cheats.length) {
+          caughtBy = 'cheat_detector';
+          break;
+        }
         if (verification.protectedEdit) {
           caughtBy = 'protected_edit';
           break;
@@ -462,7 +468,9 @@ export function formatRealReport(r: RealReport): string {
       .join(', ')}`,
   ];
   if (r.totals.verifyMs)
-    out.push(`verification run (tree + original checks): p50 ${r.totals.verifyMs.p50} ms, p95 ${r.totals.verifyMs.p95} ms`);
+    out.push(
+      `verification run (tree + original checks): p50 ${r.totals.verifyMs.p50} ms, p95 ${r.totals.verifyMs.p95} ms`,
+    );
   out.push(`${r.scenarios.length} scenarios in ${(r.durationMs / 1000).toFixed(1)} s (concurrency ${r.concurrency})`);
   const failed = r.scenarios.filter((o) => !o.ok);
   if (failed.length) {
