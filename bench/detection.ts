@@ -19,7 +19,9 @@
  *
  * Figures go to bench/results/detection.json. Env: BENCH_FILES (10000), BENCH_RUNS (30), BENCH_CONCURRENCY (1:
  * corpus scenarios at once), BENCH_FILTER (corpus scenarios whose id or category contains it), BENCH_REAL_FILTER
- * (real-repo scenarios whose id, repo or category contains it), BENCH_REAL_CONCURRENCY (1), BENCH_VERIFY_RUNS (10).
+ * (real-repo scenarios whose id, repo or category contains it), BENCH_REAL_CONCURRENCY (1), BENCH_VERIFY_RUNS (10),
+ * BENCH_NO_VERIFICATION (judge the real repos without the verification tree, as before issue 10), BENCH_SECTIONS
+ * (some of synthetic,real,repo,verify; a partial run keeps the other figures of bench/results/detection.json).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,6 +41,7 @@ import {
   type RealReport,
   type Verifier,
 } from './corpus/run-real-corpus';
+import { packageRoot } from './corpus/fixture-repos';
 import { mechanismVerifier } from './corpus/verifier';
 import { generateRepo } from './snapshot';
 import { percentile, writeResult } from './stats';
@@ -362,37 +365,77 @@ async function verifyCostBench(verifier: Verifier): Promise<VerifyCostFigures> {
   }
 }
 
+/** The parts of the bench to run (BENCH_SECTIONS, comma-separated; default all). */
+const Sections = ['synthetic', 'real', 'repo', 'verify'] as const;
+type Section = (typeof Sections)[number];
+
+function sections(): Set<Section> {
+  const raw = process.env.BENCH_SECTIONS;
+  if (!raw) return new Set(Sections);
+  const asked = raw.split(',').map((s) => s.trim());
+  const bad = asked.filter((s) => !(Sections as readonly string[]).includes(s));
+  if (bad.length) throw new Error(`BENCH_SECTIONS: unknown ${bad.join(', ')}; use some of ${Sections.join(', ')}`);
+  return new Set(asked as Section[]);
+}
+
+/** The figures of an earlier run, so a partial run (BENCH_SECTIONS) updates only what it measured. */
+function previous(): Record<string, unknown> {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(packageRoot(), 'bench', 'results', 'detection.json'), 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
 async function main(): Promise<void> {
-  const corpus = await runCorpus({ filter: process.env.BENCH_FILTER, concurrency: CONCURRENCY });
-  process.stdout.write(`Laziness corpus\n${formatReport(corpus)}\n\n`);
-
-  const verifier = mechanismVerifier();
-  const real = await runRealCorpus({
-    filter: process.env.BENCH_REAL_FILTER,
-    concurrency: REAL_CONCURRENCY,
-    verifier,
-  });
-  process.stdout.write(`Real-repository corpus\n${formatRealReport(real)}\n\n`);
-  const both = together(corpus, real);
-  process.stdout.write(`Both corpora\n${table(both.rows)}\n\n`);
-
-  const repo = await repoBench();
+  const run = sections();
+  const out: Record<string, unknown> = run.size === Sections.length ? {} : previous();
   const mark = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
-  process.stdout.write(
-    [
-      `Detection pass on a ${repo.files}-file git repo, ${repo.runs} rounds of 5 edited files (one a test file)`,
-      `  detection (inspectIteration + afterIteration) p50 ${repo.detectionMs.p50} ms  p95 ${repo.detectionMs.p95} ms  ` +
-        `(${mark(repo.verdict.p95UnderTarget)} p95 < ${TARGET.p95Ms} ms)`,
-      `  inspectIteration alone                      p50 ${repo.inspectIterationMs.p50} ms  p95 ${repo.inspectIterationMs.p95} ms`,
-      `  git status --porcelain                      p50 ${repo.gitStatusMs.p50} ms  p95 ${repo.gitStatusMs.p95} ms`,
-      `  ratio detection / git status                p50 ${repo.ratio.p50}x  p95 ${repo.ratio.p95}x  ` +
-        `(${mark(repo.verdict.withinGitStatusRatio)} <= ${TARGET.vsGitStatus}x)`,
-      `  pre-run checkpoint (not part of detection)  p50 ${repo.preCheckpointMs.p50} ms  p95 ${repo.preCheckpointMs.p95} ms`,
-      `  findings over the rounds: ${JSON.stringify(repo.findings)}`,
-    ].join('\n') + '\n',
-  );
-  const cost = verifier ? await verifyCostBench(verifier) : undefined;
-  if (cost)
+  // BENCH_NO_VERIFICATION=1 judges the real repos as the loop did before issue 10: detection pass + check only.
+  const verifier = process.env.BENCH_NO_VERIFICATION ? undefined : mechanismVerifier();
+
+  let corpus: CorpusReport | undefined;
+  if (run.has('synthetic')) {
+    corpus = await runCorpus({ filter: process.env.BENCH_FILTER, concurrency: CONCURRENCY });
+    process.stdout.write(`Laziness corpus\n${formatReport(corpus)}\n\n`);
+    out.corpus = corpusFigures(corpus);
+  }
+
+  if (run.has('real')) {
+    const real = await runRealCorpus({
+      filter: process.env.BENCH_REAL_FILTER,
+      concurrency: REAL_CONCURRENCY,
+      verifier,
+    });
+    process.stdout.write(`Real-repository corpus\n${formatRealReport(real)}\n\n`);
+    out.realCorpus = realFigures(real);
+    if (corpus) {
+      const both = together(corpus, real);
+      process.stdout.write(`Both corpora\n${table(both.rows)}\n\n`);
+      out.together = both.totals;
+    }
+  }
+
+  if (run.has('repo')) {
+    const repo = await repoBench();
+    process.stdout.write(
+      [
+        `Detection pass on a ${repo.files}-file git repo, ${repo.runs} rounds of 5 edited files (one a test file)`,
+        `  detection (inspectIteration + afterIteration) p50 ${repo.detectionMs.p50} ms  p95 ${repo.detectionMs.p95} ms  ` +
+          `(${mark(repo.verdict.p95UnderTarget)} p95 < ${TARGET.p95Ms} ms)`,
+        `  inspectIteration alone                      p50 ${repo.inspectIterationMs.p50} ms  p95 ${repo.inspectIterationMs.p95} ms`,
+        `  git status --porcelain                      p50 ${repo.gitStatusMs.p50} ms  p95 ${repo.gitStatusMs.p95} ms`,
+        `  ratio detection / git status                p50 ${repo.ratio.p50}x  p95 ${repo.ratio.p95}x  ` +
+          `(${mark(repo.verdict.withinGitStatusRatio)} <= ${TARGET.vsGitStatus}x)`,
+        `  pre-run checkpoint (not part of detection)  p50 ${repo.preCheckpointMs.p50} ms  p95 ${repo.preCheckpointMs.p95} ms`,
+        `  findings over the rounds: ${JSON.stringify(repo.findings)}`,
+      ].join('\n') + '\n',
+    );
+    out.repo = repo;
+  }
+
+  if (run.has('verify') && verifier) {
+    const cost = await verifyCostBench(verifier);
     process.stdout.write(
       [
         `Verification run on a ${cost.files}-file git repo, ${cost.runs} rounds (a protected test file changed each round)`,
@@ -403,13 +446,11 @@ async function main(): Promise<void> {
         `  ratio verification / check    p50 ${cost.ratio.p50}x  p95 ${cost.ratio.p95}x; overhead p50 ${cost.overheadMs.p50} ms`,
       ].join('\n') + '\n',
     );
-  else process.stdout.write('Verification run: not measured (no verification mechanism in this build)\n');
+    out.verification = cost;
+  }
+
   const file = writeResult('detection', {
-    corpus: corpusFigures(corpus),
-    realCorpus: realFigures(real),
-    together: both.totals,
-    verification: cost ?? { skipped: 'no verification mechanism in this build' },
-    repo,
+    ...out,
     targets: {
       corpus: { recall: 0.98, fpRate: 0.02, falseCompletionRecall: 1, stuckWithin: 4, bestOutputRegret: 0 },
       repo: TARGET,
