@@ -270,6 +270,8 @@ interface VerifyCostFigures {
   /** verify / check, and verify - check (the tree's cost). */
   ratio: { p50: number; p95: number };
   overheadMs: { p50: number; p95: number };
+  /** Where the verification's time goes: the tree (build + remove), the check in it, the rest (classification). */
+  breakdownMs: { tree: number; checkInTree: number; rest: number };
   /** The budget: factor x check p50 + tree allowance, against verify p50 (and p95 against the check's p95). */
   budgetMs: { p50: number; p95: number };
   verdict: { p50WithinBudget: boolean; p95WithinBudget: boolean };
@@ -315,6 +317,9 @@ async function verifyCostBench(verifier: Verifier): Promise<VerifyCostFigures> {
     await verifier.baseline({ scenario, workspace: dir, stateDir, loopId, task, command });
     const check: number[] = [];
     const verify: number[] = [];
+    const tree: number[] = [];
+    const inTree: number[] = [];
+    const rest: number[] = [];
     for (let n = 1; n <= VERIFY_RUNS + 1; n++) {
       agentEdit(dir, n);
       fs.appendFileSync(path.join(dir, TEST_FILE), `// round ${n}\n`);
@@ -332,7 +337,13 @@ async function verifyCostBench(verifier: Verifier): Promise<VerifyCostFigures> {
           post: postLabel(n),
         });
         if (!v.ran) throw new Error('the verification tree was not built although a protected file changed');
-        return since(t0);
+        const ms = since(t0);
+        if (n > 1) {
+          tree.push(v.treeMs ?? 0);
+          inTree.push(v.checkMs ?? 0);
+          rest.push(ms - (v.treeMs ?? 0) - (v.checkMs ?? 0));
+        }
+        return ms;
       };
       const runChk = async (): Promise<number> => {
         const c = await runCheck(command, dir);
@@ -357,6 +368,11 @@ async function verifyCostBench(verifier: Verifier): Promise<VerifyCostFigures> {
       verifyMs: ver,
       ratio: { p50: +(ver.p50 / chk.p50).toFixed(2), p95: +(ver.p95 / chk.p95).toFixed(2) },
       overheadMs: { p50: +(ver.p50 - chk.p50).toFixed(1), p95: +(ver.p95 - chk.p95).toFixed(1) },
+      breakdownMs: {
+        tree: summary(tree).p50,
+        checkInTree: summary(inTree).p50,
+        rest: summary(rest).p50,
+      },
       budgetMs: { p50: budget(chk.p50), p95: budget(chk.p95) },
       verdict: { p50WithinBudget: ver.p50 <= budget(chk.p50), p95WithinBudget: ver.p95 <= budget(chk.p95) },
     };
@@ -444,6 +460,8 @@ async function main(): Promise<void> {
           `(${mark(cost.verdict.p50WithinBudget)} p50 <= ${cost.budgetMs.p50} ms, ` +
           `${mark(cost.verdict.p95WithinBudget)} p95 <= ${cost.budgetMs.p95} ms: ${VERIFY_TARGET.factor}x check + ${VERIFY_TARGET.treeMs} ms)`,
         `  ratio verification / check    p50 ${cost.ratio.p50}x  p95 ${cost.ratio.p95}x; overhead p50 ${cost.overheadMs.p50} ms`,
+        `  verification p50 breakdown    tree (build + remove) ${cost.breakdownMs.tree} ms, check in the tree ` +
+          `${cost.breakdownMs.checkInTree} ms, the rest (classification, diffs, detectors) ${cost.breakdownMs.rest} ms`,
       ].join('\n') + '\n',
     );
     out.verification = cost;

@@ -62,6 +62,9 @@ export interface VerifyOutcome {
   types: string[];
   /** Wall time of the verification step (tree + re-run). */
   durationMs: number;
+  /** Of which: building and removing the tree, and the check's run in it (when it ran). */
+  treeMs?: number;
+  checkMs?: number;
 }
 
 /**

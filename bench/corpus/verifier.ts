@@ -52,6 +52,8 @@ export function mechanismVerifier(): Verifier {
         cheats: cheats.map((d) => d.type),
         types: [...new Set(types)],
         durationMs: r.durationMs,
+        treeMs: r.treeMs,
+        checkMs: r.check?.durationMs,
       };
     },
   };
