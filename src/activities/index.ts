@@ -19,3 +19,5 @@ export { recordVerificationBaseline } from './verification/record-baseline';
 export { verifyWork } from './verification/verify-work';
 export type { RecordVerificationBaselineInput, RecordVerificationBaselineResult } from './verification/record-baseline';
 export type { VerifyWorkInput, VerifyWorkResult } from './verification/verify-work';
+export { revertProtectedChanges } from './verification/revert-protected';
+export type { RevertProtectedChangesInput, RevertProtectedChangesResult } from './verification/revert-protected';

@@ -11,6 +11,7 @@ import {
   COMPLEXITY_TIMING,
   TIMEOUT_DEFAULTS,
   type Complexity,
+  type TimeoutSettings,
 } from '../core/complexity';
 
 /** Base seconds and multiplier of one class; each field defaults to that class's default. */
@@ -78,8 +79,11 @@ export const TimeoutsConfig = z
         message: `must be at least minSeconds (${c.minSeconds})`,
       });
   });
-/** An adaptive-timeouts configuration, after defaults. */
+/** An adaptive-timeouts configuration, after defaults: core's {@link TimeoutSettings}. */
 export type TimeoutsConfig = z.infer<typeof TimeoutsConfig>;
+// The schema's output must be exactly core's settings type (checked by the compiler, both ways).
+({}) as TimeoutsConfig satisfies TimeoutSettings;
+({}) as TimeoutSettings satisfies TimeoutsConfig;
 /** An adaptive-timeouts configuration as written. */
 export type TimeoutsConfigRaw = z.input<typeof TimeoutsConfig>;
 

@@ -8,8 +8,6 @@
  * attempts) while backend tasks finished; keyword heuristics are simple, fast and explainable, and good enough
  * (design doc 003, "Adaptive timeout & unblock").
  */
-import type { TimeoutsConfig } from '../config/timeouts-config';
-
 /** How much agent time a task is expected to need, from least to most. */
 export const Complexity = {
   simple: 'simple',
@@ -68,6 +66,29 @@ export const TIMEOUT_DEFAULTS = {
   maxAutoUnblockAttempts: 1,
 } as const;
 
+/**
+ * Adaptive-timeout and unblock settings, resolved (every field present). The config schema
+ * (config/timeouts-config.ts) parses a file into this shape with the defaults above; core never imports config.
+ */
+export interface TimeoutSettings {
+  /** Base seconds and multiplier per complexity class. */
+  table: Record<Complexity, ComplexityTiming>;
+  /** Factor per previous timed-out attempt (1 turns backoff off). */
+  backoff: number;
+  minSeconds: number;
+  maxSeconds: number;
+  /** Keywords per complexity class. */
+  keywords: Record<Complexity, string[]>;
+  /** More acceptance criteria than this raise the class one level. */
+  criteriaRaiseThreshold: number;
+  /** The class of a task no keyword matches. */
+  defaultComplexity: Complexity;
+  /** Attempts of one task before it is blocked. */
+  maxAttemptsPerTask: number;
+  /** Unblocks the loop may do on its own per task. */
+  maxAutoUnblockAttempts: number;
+}
+
 /** The class one level above `c`; `ui_heavy` stays `ui_heavy` (there is nothing above it). */
 export function raiseComplexity(c: Complexity): Complexity {
   return COMPLEXITIES[Math.min(COMPLEXITIES.indexOf(c) + 1, COMPLEXITIES.length - 1)];
@@ -88,8 +109,8 @@ export interface ComplexityResult {
   reasons: string[];
 }
 
-/** The settings {@link classifyComplexity} uses (a whole {@link TimeoutsConfig} will do). */
-export type ClassifierConfig = Pick<TimeoutsConfig, 'keywords' | 'criteriaRaiseThreshold' | 'defaultComplexity'>;
+/** The settings {@link classifyComplexity} uses (a whole {@link TimeoutSettings} will do). */
+export type ClassifierConfig = Pick<TimeoutSettings, 'keywords' | 'criteriaRaiseThreshold' | 'defaultComplexity'>;
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -158,7 +179,7 @@ export interface AdaptiveTimeoutInput {
   complexity: Complexity;
   /** Earlier attempts of this task that timed out; each multiplies the timeout by `cfg.backoff`. */
   previousTimeoutFailures: number;
-  cfg: Pick<TimeoutsConfig, 'table' | 'backoff' | 'minSeconds' | 'maxSeconds'>;
+  cfg: Pick<TimeoutSettings, 'table' | 'backoff' | 'minSeconds' | 'maxSeconds'>;
   /** An operator's timeout (`ralph unblock <task> --timeout 1800`): replaces the class's base seconds. */
   overrideSeconds?: number;
   /** An operator's extra factor (`ralph unblock --filter ui_heavy --timeout-multiplier 3.0`). */

@@ -27,6 +27,7 @@ export type LoopPhase =
   | 'inspecting'
   | 'checking'
   | 'gates'
+  | 'verifying'
   | 'paused'
   | 'awaiting_human'
   | 'sleeping_usage_limit'

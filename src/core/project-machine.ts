@@ -4,8 +4,13 @@
  * when a task is BLOCKED and why, and what an operator's unblock / retry-blocked does. The workflow owns one
  * {@link ProjectMachine}; its state is what the `tasks` query returns and what continue-as-new carries.
  */
-import type { TimeoutsConfig } from '../config/timeouts-config';
-import { adaptiveTimeout, classifyComplexity, type BlockReason, type Complexity } from './complexity';
+import {
+  adaptiveTimeout,
+  classifyComplexity,
+  type BlockReason,
+  type Complexity,
+  type TimeoutSettings,
+} from './complexity';
 
 /** How one attempt (one child loop) at a task ended. */
 export type AttemptOutcome = 'accepted' | 'timeout' | 'no_files' | 'gate_failure' | 'aborted';
@@ -124,7 +129,7 @@ export class ProjectMachine {
   readonly state: ProjectState;
 
   constructor(
-    private readonly cfg: TimeoutsConfig,
+    private readonly cfg: TimeoutSettings,
     init: { projectId: string; prdFile: string; tasks: TaskSpec[]; now: string } | { carry: ProjectState; now: string },
     private readonly autoUnblock = false,
   ) {

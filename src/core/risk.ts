@@ -627,6 +627,72 @@ export function classifyToolCall(c: ToolCall, opts: ClassifyOptions = {}): RiskA
   return { risk: 'none', category: 'other', reasons: [] };
 }
 
+/** A file a tool call writes or deletes, workspace-relative when it is under the workspace. */
+export interface TouchedPath {
+  path: string;
+  action: 'write' | 'delete';
+}
+
+function touchedBySegment(seg: Segment, cwd: string | undefined, depth: number): TouchedPath[] {
+  const { name, args } = unwrap(seg.words);
+  const rel = (ws: string[]): string[] => ws.map((w) => relative(w, cwd));
+  const out: TouchedPath[] = rel(seg.redirects)
+    .filter((f) => !/^\/dev\//.test(f))
+    .map((f) => ({ path: f, action: 'write' as const }));
+  const del = (ps: string[]) => out.push(...ps.map((p) => ({ path: p, action: 'delete' as const })));
+  if (name === 'rm' || name === 'unlink' || name === 'shred') del(rel(operands(args)));
+  else if (name === 'git') {
+    const { sub, rest } = gitSub(args);
+    const ops = rel(operands(rest));
+    if (sub === 'rm') del(ops);
+    else if (sub === 'mv' && ops.length >= 2) {
+      del(ops.slice(0, -1));
+      out.push({ path: ops[ops.length - 1], action: 'write' });
+    } else if (sub === 'checkout' || sub === 'restore') {
+      const dd = rest.indexOf('--');
+      if (dd >= 0) out.push(...rel(rest.slice(dd + 1)).map((p) => ({ path: p, action: 'write' as const })));
+    }
+  } else if (name === 'mv') {
+    const ops = rel(operands(args));
+    if (ops.length >= 2) del(ops.slice(0, -1));
+  } else if ((SHELLS.has(name) || name === 'eval') && depth < 3) {
+    const i = args.findIndex((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a));
+    const script = name === 'eval' ? args.join(' ') : i >= 0 ? args[i + 1] : undefined;
+    if (script) out.push(...touchedByCommand(script, cwd, depth + 1));
+  }
+  out.push(...rel(writtenFiles(name, args)).map((p) => ({ path: p, action: 'write' as const })));
+  return out;
+}
+
+function touchedByCommand(command: string, cwd: string | undefined, depth = 0): TouchedPath[] {
+  const { segments, nested } = lex(command);
+  const out = segments.flatMap((s) => touchedBySegment(s, cwd, depth));
+  if (depth < 3) for (const n of nested) out.push(...touchedByCommand(n, cwd, depth + 1));
+  return out;
+}
+
+/**
+ * The files a tool call writes or deletes, as far as its input says: the `file_path` of Write/Edit/MultiEdit and the
+ * `notebook_path` of NotebookEdit; for Bash, the files its commands delete (`rm`, `unlink`, `git rm`, the sources of
+ * `mv`), write (redirections, `sed -i`, `tee`, `cp`/`mv` destinations, `git checkout -- <paths>`), inside `sh -c`,
+ * `eval` and `$(...)` too. Globs and variables are returned as written. Each path once, in order.
+ */
+export function touchedPaths(c: ToolCall, opts: ClassifyOptions = {}): TouchedPath[] {
+  let out: TouchedPath[] = [];
+  if (FILE_TOOLS.has(c.tool)) {
+    const raw = c.input.file_path ?? c.input.notebook_path;
+    if (typeof raw === 'string' && raw) out = [{ path: relative(raw, opts.cwd), action: 'write' }];
+  } else if (c.tool === 'Bash' && typeof c.input.command === 'string')
+    out = touchedByCommand(c.input.command, opts.cwd);
+  const seen = new Set<string>();
+  return out.filter((t) => {
+    const k = `${t.action}:${t.path}`;
+    if (seen.has(k) || !t.path) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
 /** A hook's answer: let the call run, let it run with a warning for the agent, or stop it. */
 export interface HookResponse {
   decision: 'allow' | 'warn' | 'deny';

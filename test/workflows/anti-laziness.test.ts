@@ -68,7 +68,13 @@ describe('ralphLoop anti-laziness', () => {
     );
     await gitInit(ws);
     const id = await h.startLoop(
-      scriptedLoop(ws, { completion: { command: 'node run-tests.js', promise: 'DONE' }, maxIterations: 4 }),
+      scriptedLoop(ws, {
+        completion: { command: 'node run-tests.js', promise: 'DONE' },
+        maxIterations: 4,
+        // This is PDARE's regression gate on its own; with verification on, the same cheat is refused first by the
+        // original checks (test/workflows/verification.test.ts, "a deleted test file").
+        verification: { enabled: false },
+      }),
     );
     const s = await h.waitFor(id, (x) => x.pendingGate !== undefined);
     expect(s.pendingGate).toMatchObject({ reason: 'regression', iteration: 1 });

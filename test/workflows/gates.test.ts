@@ -138,16 +138,21 @@ describe('ralphLoop quality gates', () => {
       },
     );
     const id = await h.startLoop(
-      gatedLoop(ws, {
-        gates: [
-          {
-            name: 'coverage',
-            kind: 'coverage',
-            command: `${JEST} --coverage --coverageReporters=json-summary`,
-            report: 'coverage/coverage-summary.json',
-          },
-        ],
-      }),
+      gatedLoop(
+        ws,
+        {
+          gates: [
+            {
+              name: 'coverage',
+              kind: 'coverage',
+              command: `${JEST} --coverage --coverageReporters=json-summary`,
+              report: 'coverage/coverage-summary.json',
+            },
+          ],
+        },
+        // Adding tests to an existing test file changes a protected file: this task allows it (verification).
+        { verification: { allow: ['math.test.js'] } },
+      ),
     );
     expect(await h.result(id)).toMatchObject({ status: 'accepted', iterations: 2 });
     const p2 = promptOf(ws, id, 2);

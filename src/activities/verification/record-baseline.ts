@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { VerificationConfig } from '../../config/verification-config';
@@ -29,8 +30,22 @@ export interface RecordVerificationBaselineResult {
   /** Files the rules would protect that the task or `allow` lets the agent change (first 20). */
   allowed: string[];
   allowedCount: number;
+  /** What verifyWork checks before trusting the manifest and the baseline (the agent can write to the state folder). */
+  integrity: BaselineIntegrity;
   durationMs: number;
 }
+
+/** Fingerprints of the baseline, kept in the workflow's history where the agent cannot change them. */
+export interface BaselineIntegrity {
+  commit: string | null;
+  manifestSha256: string;
+  /** The plain folder's baseline archive. */
+  archiveSha256?: string;
+}
+
+/** sha256 of a file's bytes, hex. */
+export const sha256File = (file: string): string =>
+  crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 /** Most test files read for the data files they open. */
 const MAX_TEST_TEXTS = 400;
@@ -84,6 +99,11 @@ export async function recordVerificationBaseline(
 function summary(m: VerificationManifest, manifestPath: string, t0: number): RecordVerificationBaselineResult {
   return {
     manifestPath,
+    integrity: {
+      commit: m.baseline.commit,
+      manifestSha256: sha256File(manifestPath),
+      archiveSha256: m.kind === 'dir' ? sha256File(m.baseline.ref) : undefined,
+    },
     kind: m.kind,
     ref: m.baseline.ref,
     commit: m.baseline.commit,

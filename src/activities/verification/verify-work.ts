@@ -27,10 +27,12 @@ import {
   checkpointFiles,
   createCheckpoint,
   listCheckpoints,
+  treeFiles,
   type CheckpointFiles,
 } from '../workspace/checkpoint';
 import { git, gitPrefix } from '../workspace/snapshot';
-import { BASELINE_LABEL, readManifest, type VerificationManifest } from './manifest';
+import { BASELINE_LABEL, manifestFile, readManifest, type VerificationManifest } from './manifest';
+import { sha256File, type BaselineIntegrity } from './record-baseline';
 
 /** Input of {@link verifyWork}. */
 export interface VerifyWorkInput {
@@ -45,6 +47,8 @@ export interface VerifyWorkInput {
   timeoutSeconds: number;
   /** The enabled gates, thresholds resolved. */
   gates: GateSpec[];
+  /** The baseline's fingerprints as recorded at loop start: a manifest or baseline changed since is refused. */
+  integrity?: BaselineIntegrity;
 }
 
 /** A gate's verdict in the verification tree, reduced to what history needs. */
@@ -78,6 +82,10 @@ export interface VerifyWorkResult {
   treeMs?: number;
 }
 
+/** Where verifyWork writes its full result (with the plan and the merged multi-purpose files). */
+export const resultFile = (stateDir: string, loopId: string, n: number): string =>
+  path.join(iterationDir(stateDir, loopId, n), 'verification', 'result.json');
+
 /** Thrown when verifyWork runs for a loop that recorded no verification baseline. */
 export class VerificationBaselineMissingError extends Error {
   override readonly name = 'VerificationBaselineMissingError';
@@ -86,6 +94,14 @@ export class VerificationBaselineMissingError extends Error {
     readonly loopId: string,
   ) {
     super(`loop ${loopId} has no verification baseline under ${stateDir}: recordVerificationBaseline must run first`);
+  }
+}
+
+/** Thrown when the manifest or the baseline no longer match the fingerprints recorded at loop start. */
+export class VerificationBaselineChangedError extends Error {
+  override readonly name = 'VerificationBaselineChangedError';
+  constructor(readonly what: string) {
+    super(`the verification ${what} was changed after loop start: the original checks cannot be trusted`);
   }
 }
 
@@ -109,6 +125,15 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
   const ctx = activityContext();
   const manifest = readManifest(input.stateDir, input.loopId);
   if (!manifest) throw new VerificationBaselineMissingError(input.stateDir, input.loopId);
+  const trusted = input.integrity;
+  if (trusted) {
+    if (sha256File(manifestFile(input.stateDir, input.loopId)) !== trusted.manifestSha256)
+      throw new VerificationBaselineChangedError('manifest');
+    if (trusted.archiveSha256 && sha256File(manifest.baseline.ref) !== trusted.archiveSha256)
+      throw new VerificationBaselineChangedError('baseline archive');
+    // The ref lives in the workspace's repository: trust the commit recorded in history, not the ref.
+    if (trusted.commit) manifest.baseline.commit = trusted.commit;
+  }
   const at = (label: string) => ({
     workspace: input.workspace,
     stateDir: input.stateDir,
@@ -117,7 +142,7 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
   });
   const postLabel = input.post ?? `iter-${String(input.iteration).padStart(3, '0')}-verify`;
   if (!input.post) await createCheckpoint(at(postLabel));
-  const [base, work] = await Promise.all([checkpointFiles(at(BASELINE_LABEL)), checkpointFiles(at(postLabel))]);
+  const [base, work] = await Promise.all([baselineFiles(input, manifest), checkpointFiles(at(postLabel))]);
   const changed = Object.keys({ ...base.files, ...work.files })
     .filter((p) => base.files[p] !== work.files[p])
     .sort();
@@ -144,7 +169,7 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
     sections,
   });
 
-  const dir = path.join(iterationDir(input.stateDir, input.loopId, input.iteration), 'verification');
+  const dir = path.dirname(resultFile(input.stateDir, input.loopId, input.iteration));
   fs.mkdirSync(dir, { recursive: true });
   const result: VerifyWorkResult = {
     passed: true,
@@ -224,8 +249,20 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
     }
   }
   result.durationMs = Date.now() - t0;
-  writeJsonAtomic(path.join(dir, 'result.json'), { ...result, plan });
+  writeJsonAtomic(resultFile(input.stateDir, input.loopId, input.iteration), { ...result, plan, merged });
   return result;
+}
+
+/** The baseline's files: from the trusted commit (git), or the archive's manifest. */
+async function baselineFiles(input: VerifyWorkInput, m: VerificationManifest): Promise<CheckpointFiles> {
+  if (m.kind === 'git' && m.baseline.commit)
+    return { kind: 'git', commit: m.baseline.commit, files: await treeFiles(input.workspace, m.baseline.commit) };
+  return checkpointFiles({
+    workspace: input.workspace,
+    stateDir: input.stateDir,
+    loopId: input.loopId,
+    label: BASELINE_LABEL,
+  });
 }
 
 /** The verification tree: where the checks run, and how to remove it. */

@@ -9,9 +9,13 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { classifyToolCall, hookResponse, riskAtLeast, type HookResponse } from '../../core/risk';
+import fs from 'node:fs';
+import { classifyToolCall, hookResponse, riskAtLeast, touchedPaths, type HookResponse } from '../../core/risk';
+import { protectedHits, protectedHookMessage, type ProtectedHit } from '../../core/verification/hook-rules';
+import { compareSections } from '../../core/verification/sections';
 import { appendAudit, reserveRiskCheckpoint, type AuditEntry } from '../../activities/hooks/audit';
 import { HOOK_TOOL_MATCHER } from '../../activities/hooks/install';
+import { readManifest } from '../../activities/verification/manifest';
 
 /** The two hook events, as `ralph hook` spells them. */
 export const HOOK_EVENTS = ['pre-tool-use', 'post-tool-use'] as const;
@@ -112,9 +116,12 @@ export async function runHook(event: HookEvent, stdin: string, env: NodeJS.Proce
     { tool, input: isRecord(payload.tool_input) ? payload.tool_input : {} },
     { cwd: workspace },
   );
-  const response = hookResponse(event, assessment, ctx.policy);
+  let response = hookResponse(event, assessment, ctx.policy);
+  const toolInput = isRecord(payload.tool_input) ? payload.tool_input : {};
+  const guard = protectedGuard(event, { tool, input: toolInput }, ctx, workspace, notes);
+  if (guard) response = guard.response;
   const output = claudeHookOutput(event, response);
-  if (assessment.risk === 'none') return { output, notes };
+  if (assessment.risk === 'none' && !guard) return { output, notes };
   if (!ctx.loopId) {
     notes.push('RALPH_LOOP_ID is not set: the call is judged but not logged and no checkpoint is taken');
     return { output, notes };
@@ -128,10 +135,12 @@ export async function runHook(event: HookEvent, stdin: string, env: NodeJS.Proce
     iteration: ctx.iteration,
     event,
     tool,
-    target: assessment.target,
-    risk: assessment.risk,
-    category: assessment.category,
-    reasons: assessment.reasons,
+    target: guard ? guard.hits.map((h) => h.path).join(', ') : assessment.target,
+    risk: guard ? (riskAtLeast(assessment.risk, 'high') ? assessment.risk : 'high') : assessment.risk,
+    category: guard ? 'protected_edit' : assessment.category,
+    reasons: guard
+      ? [...guard.hits.map((h) => `${h.path} is protected (${h.kind})`), ...assessment.reasons]
+      : assessment.reasons,
     decision: response.decision,
     toolUseId: typeof payload.tool_use_id === 'string' ? payload.tool_use_id : undefined,
     sessionId: typeof payload.session_id === 'string' ? payload.session_id : undefined,
@@ -157,6 +166,63 @@ export async function runHook(event: HookEvent, stdin: string, env: NodeJS.Proce
     notes.push(`could not append to the audit log: ${oneLine(e)}`);
   }
   return { output, entry, notes };
+}
+
+/**
+ * Protected paths (the loop's verification manifest): a write, edit or delete of one is denied before the call (or
+ * warned about, by the manifest's policy), and reported after it. An edit of a multi-purpose file (package.json,
+ * tsconfig, pyproject.toml, setup.cfg) counts only when it changes its test, lint or strictness settings. Undefined
+ * when the call touches nothing protected or the loop has no manifest.
+ */
+function protectedGuard(
+  event: HookEvent,
+  call: { tool: string; input: Record<string, unknown> },
+  ctx: HookContext,
+  workspace: string | undefined,
+  notes: string[],
+): { hits: ProtectedHit[]; response: HookResponse } | undefined {
+  if (!ctx.loopId) return undefined;
+  const stateDir = path.resolve(ctx.stateDir ?? path.join(workspace ?? '.', '.ralph'));
+  let manifest;
+  try {
+    manifest = readManifest(stateDir, ctx.loopId);
+  } catch (e) {
+    notes.push(`could not read the verification manifest: ${oneLine(e)}`);
+    return undefined;
+  }
+  if (!manifest) return undefined;
+  const cwd = workspace ?? manifest.workspace;
+  const hits = touchedPaths(call, { cwd })
+    .flatMap((t) => protectedHits(manifest, t))
+    .filter((h) => h.kind !== 'sections' || h.action === 'delete' || changesSettings(call, path.join(cwd, h.path)));
+  if (!hits.length) return undefined;
+  // A shell write to a multi-purpose file can't be judged before it runs: warn, don't deny.
+  const onlyShellSections = call.tool === 'Bash' && hits.every((h) => h.kind === 'sections' && h.action === 'write');
+  const decision = event === 'pre-tool-use' && manifest.hookPolicy === 'deny' && !onlyShellSections ? 'deny' : 'warn';
+  return { hits, response: { decision, message: protectedHookMessage(event, hits, decision) } };
+}
+
+/** Whether a file tool's call changes the protected settings of a multi-purpose file (read from disk, edit applied). */
+function changesSettings(call: { tool: string; input: Record<string, unknown> }, file: string): boolean {
+  if (call.tool === 'Bash') return true;
+  let current = '';
+  try {
+    current = fs.readFileSync(file, 'utf8');
+  } catch {
+    current = '';
+  }
+  const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+  let next = current;
+  if (call.tool === 'Write') next = str(call.input.content);
+  else {
+    const edits = Array.isArray(call.input.edits) ? (call.input.edits as Record<string, unknown>[]) : [call.input];
+    for (const e of edits) {
+      const from = str(e?.old_string);
+      const to = str(e?.new_string);
+      next = e?.replace_all === true ? next.split(from).join(to) : next.replace(from, () => to);
+    }
+  }
+  return compareSections(file, current, next).changed.length > 0;
 }
 
 async function readStdin(): Promise<string> {
@@ -208,6 +274,10 @@ Environment:
   RALPH_ITERATION    iteration number, for the log and checkpoint labels (iter-<NNN>-risk-<k>)
   RALPH_WORKSPACE    workspace to checkpoint (default: the hook input's cwd)
   RALPH_HOOK_POLICY  warn (default): warn on high and critical calls; deny: also block critical ones
+
+Protected paths: when the loop recorded a verification manifest (<state>/loops/<loop>/verification/manifest.json),
+a write, edit or delete of a protected file (tests, their data, test/lint/CI configuration, files the checks name)
+is denied before it runs (verification.hookPolicy: deny, the default) or warned about (warn).
 `;
 
 /** Registers `ralph hook pre-tool-use` and `ralph hook post-tool-use`. */

@@ -135,7 +135,7 @@ export function describeProtectedChanges(changes: readonly ProtectedChange[], ma
     .slice(0, max)
     .map(
       (c) =>
-        `${letter[c.change]} ${c.path}${c.sections ? `: ${c.sections.join(', ')}` : ` (${c.kind.replace('_', ' ')})`}`,
+        `${letter[c.change]} ${c.path}${c.sections ? `: ${c.sections.join(', ')}` : ` (${c.kind.replace(/_/g, ' ')})`}`,
     );
   if (changes.length > max) lines.push(`… ${changes.length - max} more`);
   return lines;

@@ -16,6 +16,7 @@ export const ProtectedKinds = [
   'named_by_check',
   'user',
   'sections',
+  'loop_state',
 ] as const;
 /** One of {@link ProtectedKinds}. */
 export type ProtectedKind = (typeof ProtectedKinds)[number];
@@ -63,11 +64,11 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 /**
  * Turns a glob into a regular expression over workspace-relative posix paths: `*` and `?` stay within a path
  * component, `**` crosses them, `{a,b}` alternates. A glob without `/` matches at any depth (like .gitignore); a glob
- * naming a folder matches every file under it.
+ * naming a folder matches every file under it. `anchor` makes every glob match from the root.
  */
-export function globToRegExp(glob: string): RegExp {
+export function globToRegExp(glob: string, anchor = false): RegExp {
   let g = glob.trim().replace(/^(\.\/)+/, '');
-  const anchored = g.replace(/\/+$/, '').includes('/');
+  const anchored = anchor || g.replace(/\/+$/, '').includes('/');
   g = g.replace(/^\/+/, '').replace(/\/+$/, '');
   let re = '';
   for (let i = 0; i < g.length; i++) {

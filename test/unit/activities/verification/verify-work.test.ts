@@ -5,6 +5,7 @@ import path from 'node:path';
 import { recordVerificationBaseline } from '../../../../src/activities/verification/record-baseline';
 import { readManifest } from '../../../../src/activities/verification/manifest';
 import { verifyWork, type VerifyWorkInput } from '../../../../src/activities/verification/verify-work';
+import { revertProtectedChanges } from '../../../../src/activities/verification/revert-protected';
 import { createCheckpoint } from '../../../../src/activities/workspace/checkpoint';
 import type { GateSpec } from '../../../../src/config/gates-config';
 
@@ -164,6 +165,40 @@ describe.each(['git', 'dir'] as const)('verifyWork in a %s workspace', (kind) =>
 });
 
 describe('verifyWork', () => {
+  it.each(['git', 'dir'] as const)(
+    'reverts the protected changes in a %s workspace and keeps the rest of the work',
+    async (kind) => {
+      const { dir, base, verify } = await setUp(kind);
+      write(dir, 'hello.txt', 'hello\n');
+      write(dir, 'test/format.test.js', '// weakened\n');
+      write(dir, 'jest.config.js', 'module.exports = {};\n');
+      fs.rmSync(path.join(dir, 'test/dep.test.js'));
+      const original = fs.readFileSync(path.join(dir, 'package.json'), 'utf8');
+      write(dir, 'package.json', original.replace('node test/run.js', 'echo ok'));
+      const r = await verify();
+      expect(r.passed).toBe(true);
+      const rev = await revertProtectedChanges({ ...base, iteration: 1 });
+      expect(rev).toMatchObject({ restored: 2, removed: 1, merged: 1 });
+      expect(fs.readFileSync(path.join(dir, 'test/format.test.js'), 'utf8')).toContain("format(1000) !== '1s'");
+      expect(fs.existsSync(path.join(dir, 'test/dep.test.js'))).toBe(true);
+      expect(fs.existsSync(path.join(dir, 'jest.config.js'))).toBe(false);
+      expect(JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).scripts.test).toBe('node test/run.js');
+      expect(fs.readFileSync(path.join(dir, 'hello.txt'), 'utf8')).toBe('hello\n');
+      if (kind === 'git') expect(git(dir, 'status', '--porcelain')).toBe('?? hello.txt\n');
+    },
+  );
+
+  it('refuses a manifest the agent changed after loop start', async () => {
+    const { base, baseline, verify } = await setUp('git');
+    const file = path.join(base.stateDir, 'loops/l1/verification/manifest.json');
+    const m = JSON.parse(fs.readFileSync(file, 'utf8'));
+    m.protected = [];
+    fs.writeFileSync(file, JSON.stringify(m));
+    await expect(verify({ integrity: baseline.integrity })).rejects.toThrow(
+      /verification manifest was changed after loop start/,
+    );
+  });
+
   it('restores the test script of package.json (`|| true`) and keeps a new dependency', async () => {
     const { dir, verify } = await setUp('git', 'create hello.txt', 'npm test --silent');
     const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));

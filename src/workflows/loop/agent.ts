@@ -1,0 +1,113 @@
+/**
+ * Agent phase: one run of the agent (an activity, in a cancellable scope), again after a usage limit. A usage limit is
+ * a durable sleep until the reset and a re-run of the same iteration, not a failure; our own deadline
+ * (AgentTimeout) and other run failures are outcomes the loop records; a configuration error fails the loop; an abort
+ * cancels the scope and the activity kills the agent's process group.
+ */
+import { CancellationScope, condition, isCancellation, log } from '@temporalio/workflow';
+import type * as activities from '../../activities';
+import { preLabel } from '../../core/persistence';
+import { nowIso, type LoopContext, type Next } from './context';
+import { asLoopFailure, describeActivityFailure } from './failures';
+import { persist } from './persist';
+import type { PromptPlan } from './prompt';
+
+/** Wait used after a usage limit that names no reset time. */
+const DEFAULT_USAGE_LIMIT_WAIT_MS = 15 * 60_000;
+
+/** How the agent's run went. */
+export interface AgentRun {
+  /** The activity's result (also a timed-out run's partial result). */
+  result?: activities.RunAgentResult;
+  /** Why the run failed, when it did. */
+  failure?: string;
+  timedOut: boolean;
+  /** Temporal attempts of the activity (a retried run after a worker crash counts 2). */
+  attempts: number;
+}
+
+/** The run, or what the loop does instead (aborted, failed on a configuration error). */
+export type AgentPhase = { ok: true; run: AgentRun } | { ok: false; next: Next };
+
+/** Runs the agent for iteration `n`, sleeping through usage limits. */
+export async function runAgentPhase(ctx: LoopContext, n: number, plan: PromptPlan): Promise<AgentPhase> {
+  const { m, input, tracker } = ctx;
+  const run: AgentRun = { timedOut: false, attempts: 1 };
+  for (let attempt = 1; ; attempt++) {
+    m.setPhase('agent', nowIso());
+    m.countAgentRun();
+    try {
+      ctx.live.agentScope = new CancellationScope();
+      run.result = await ctx.live.agentScope.run(() =>
+        ctx.acts.runAgent({
+          loopId: m.state.loopId,
+          iteration: n,
+          run: attempt,
+          maxIterations: m.state.maxIterations,
+          workspace: input.workspace,
+          stateDir: ctx.stateDir,
+          agent: input.agent,
+          prompt: input.prompt,
+          promptFile: input.promptFile,
+          feedback: plan.feedback,
+          guidance: plan.guidance,
+          promise: input.completion.promise,
+          checkCommand: input.completion.command,
+          sections: plan.reinforcement?.sections,
+          checkpoint: tracker ? { label: preLabel(n, attempt) } : undefined,
+          hooks:
+            tracker && input.persistence.hooks.enabled
+              ? { enabled: true, policy: input.persistence.hooks.policy }
+              : undefined,
+        }),
+      );
+    } catch (e) {
+      if (isCancellation(e) && m.abortRequested)
+        return {
+          ok: false,
+          next: {
+            kind: 'finish',
+            ending: {
+              status: 'aborted',
+              reason: m.abortInfo?.reason ?? 'aborted while the agent was running',
+              by: m.abortInfo?.by,
+            },
+          },
+        };
+      const fatal = asLoopFailure(e);
+      if (fatal) return { ok: false, next: { kind: 'fail', error: fatal } };
+      const f = describeActivityFailure(e);
+      run.failure = f.message;
+      run.timedOut = f.timedOut;
+      if (f.result) run.result = f.result;
+    } finally {
+      ctx.live.agentScope = undefined;
+    }
+    run.attempts = run.result?.attempt ?? run.attempts;
+    const limit = run.result?.usageLimit;
+    if (!limit) return { ok: true, run };
+    // Usage limit: sleep durably (a timer, no live process) and run the same iteration again; not a failure.
+    const resetAt = limit.resetAt ?? Date.now() + DEFAULT_USAGE_LIMIT_WAIT_MS;
+    const waitMs = Math.min(Math.max(1000, resetAt - Date.now() + 1000), input.maxUsageLimitWaitSeconds * 1000);
+    m.recordUsageLimitWait(waitMs, new Date(Date.now() + waitMs).toISOString(), nowIso());
+    log.info(`usage limit: sleeping ${Math.round(waitMs / 1000)}s before re-running iteration ${n}`, {
+      message: limit.message,
+    });
+    await persist(ctx);
+    await condition(() => m.abortRequested, waitMs);
+    if (m.abortRequested)
+      return {
+        ok: false,
+        next: {
+          kind: 'finish',
+          ending: {
+            status: 'aborted',
+            reason: m.abortInfo?.reason ?? 'aborted during a usage-limit wait',
+            by: m.abortInfo?.by,
+          },
+        },
+      };
+    m.wake(nowIso());
+    run.result = undefined;
+  }
+}

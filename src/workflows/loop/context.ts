@@ -1,0 +1,89 @@
+/**
+ * The typed context every phase of a `ralphLoop` iteration receives, and the decision an iteration hands back to the
+ * loop. Phases read the input, the machine and the tracker from here and never reach into each other's variables.
+ */
+import type { CancellationScope } from '@temporalio/workflow';
+import type { GateSpec } from '../../config/gates-config';
+import type { LoopInput } from '../../config/loop-input';
+import type { LoopMachine } from '../../core/loop-machine';
+import type { LoopResult } from '../../core/loop-types';
+import type { EscalationRequest, PersistenceTracker } from '../../core/persistence';
+import type { LoopActivities } from './activities';
+
+/** Handles shared between the signal handlers and the running phase. */
+export interface LiveHandles {
+  /** The running agent's scope: `abort` cancels it, and the activity kills the agent's process group. */
+  agentScope?: CancellationScope;
+}
+
+/** Everything a phase needs: the validated input, the loop's rules (machine, tracker) and the activities. */
+export interface LoopContext {
+  readonly input: LoopInput;
+  /** The loop's state and rules (core). */
+  readonly m: LoopMachine;
+  /** The anti-laziness layer, when on (patch anti-laziness-v1). */
+  readonly tracker?: PersistenceTracker;
+  readonly acts: LoopActivities;
+  readonly live: LiveHandles;
+  readonly stateDir: string;
+  /** When the completion command runs: on a claim, or after every iteration. */
+  readonly checkOn: 'claim' | 'every-iteration';
+  /** The enabled quality gates. */
+  readonly gateSpecs: GateSpec[];
+  /** Path of the loop's state.json, as the last persist wrote it (carried through continue-as-new). */
+  stateFile: string;
+  /** Iterations run by this run: continue-as-new counts them. */
+  runIterations: number;
+  /** Search attributes as last upserted: only changes are upserted (each upsert is a history event). */
+  readonly upserted: Record<string, unknown>;
+  /** The verification baseline, when verification is on (patch verification-v1) and it was recorded. */
+  verification?: VerificationBaseline;
+}
+
+/** What the workflow keeps of the verification baseline (small; carried through continue-as-new). */
+export interface VerificationBaseline {
+  manifestPath: string;
+  /** Fingerprints checked before the manifest and baseline are trusted (kept in history, out of the agent's reach). */
+  integrity: { commit: string | null; manifestSha256: string; archiveSha256?: string };
+  protectedCount: number;
+}
+
+/** A loop result before the machine fills in the totals. */
+export type LoopEnding = Omit<LoopResult, 'loopId' | 'iterations' | 'totals' | 'stateFile'>;
+
+/** Human gates the loop itself opens (the anti-laziness layer's gates are {@link Next} `escalate`). */
+export type LoopGateReason = 'max_iterations' | 'rejections' | 'budget';
+
+/** What the loop does after a phase: the one place an iteration's outcome turns into control flow. */
+export type Next =
+  /** Start the next iteration. */
+  | { kind: 'continue' }
+  /** This run has done its share: continue as new with the carry. */
+  | { kind: 'continue-as-new' }
+  /** The loop ends (aborted, budget used up with `onBudgetExhausted: end`). */
+  | { kind: 'finish'; ending: LoopEnding }
+  /** A configuration error: the loop fails, non-retryably, with the activity's message. */
+  | { kind: 'fail'; error: Error }
+  /** The check and the gates passed: the work is accepted. */
+  | { kind: 'accept'; acceptedBy: 'check' | 'promise'; reason: string }
+  /** Ask a human: the budget, the rejections or the iterations ran out. */
+  | { kind: 'human-gate'; reason: LoopGateReason; title: string; details: string }
+  /** The anti-laziness layer escalates iteration `n` (regression, stuck loop...): a human decides. */
+  | { kind: 'escalate'; n: number; escalation: EscalationRequest; completed: boolean }
+  /**
+   * Verification stops acceptance of iteration `n`: the original checks fail, protected files changed, or the code
+   * special-cases the checks. Approve accepts; reject rolls back to `rollbackTo` and goes on.
+   */
+  | {
+      kind: 'verification-gate';
+      n: number;
+      reason: 'tampered_verification' | 'protected_edit' | 'unchecked_cheating';
+      title: string;
+      details: string;
+      /** The anti-laziness layer escalated the same iteration: this gate answers its escalation too. */
+      trackerEscalated: boolean;
+      rollbackTo?: string;
+    };
+
+/** Workflow time as ISO text (deterministic: the SDK's clock). */
+export const nowIso = (): string => new Date().toISOString();

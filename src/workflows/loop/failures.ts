@@ -1,0 +1,53 @@
+/** How activity failures read to the loop: configuration errors, timeouts, and text for records and feedback. */
+import { ApplicationFailure } from '@temporalio/workflow';
+import type * as activities from '../../activities';
+import { ErrorTypes } from '../../core/constants';
+import type { IterationRecord } from '../../core/loop-types';
+
+interface FailureLike {
+  name?: string;
+  message?: string;
+  type?: string;
+  cause?: FailureLike;
+  details?: unknown[];
+  timeoutType?: unknown;
+}
+
+/** A configuration error from an activity becomes the loop's own non-retryable failure, with the same message. */
+export function asLoopFailure(e: unknown): ApplicationFailure | undefined {
+  const cause = (e as FailureLike)?.cause;
+  // Compare names, not classes: instanceof breaks across module registries.
+  if (
+    cause?.name === 'ApplicationFailure' &&
+    cause.type &&
+    (Object.values(ErrorTypes) as string[]).includes(cause.type)
+  )
+    return ApplicationFailure.nonRetryable(cause.message ?? 'configuration error', cause.type);
+  return undefined;
+}
+
+/** One line for an activity failure, whether it was a timeout, and the agent's partial result if it sent one. */
+export function describeActivityFailure(e: unknown): {
+  message: string;
+  timedOut: boolean;
+  result?: activities.RunAgentResult;
+} {
+  const err = e as FailureLike;
+  const cause = err?.cause;
+  if (cause?.name === 'TimeoutFailure')
+    return { message: `timed out (${String(cause.timeoutType ?? 'timeout')})`, timedOut: true };
+  if (cause?.name === 'ApplicationFailure' && cause.type === 'AgentTimeout')
+    return {
+      message: cause.message ?? 'agent timed out',
+      timedOut: true,
+      result: cause.details?.[0] as activities.RunAgentResult | undefined,
+    };
+  return { message: cause?.message ?? err?.message ?? String(e), timedOut: false };
+}
+
+/** The last iteration in one line, for a human gate's details. */
+export function lastIterationSummary(r: IterationRecord | undefined): string {
+  if (!r) return 'No iteration ran.';
+  const check = r.check ? `check ${r.check.passed ? 'passed' : `failed (exit ${r.check.exitCode})`}` : 'check not run';
+  return `Last iteration ${r.n}: outcome ${r.outcome}, agent exit ${r.agent.exitCode}, ${check}. Artifacts: ${r.artifactDir}`;
+}

@@ -1,0 +1,93 @@
+/**
+ * Human gates: the loop opens one and waits on a `condition()` with no timeout (days cost nothing), then acts on the
+ * decision. Two kinds: the loop's own gates (iterations, rejections or budget ran out) and the anti-laziness layer's
+ * escalations (regression, stuck loop, circuit breaker, recovery exhausted), whose `reject` rolls the workspace back.
+ */
+import { condition, log } from '@temporalio/workflow';
+import type { GateDecision, LoopResult } from '../../core/loop-types';
+import { postLabel } from '../../core/persistence';
+import { nowIso, type LoopContext, type Next } from './context';
+import { finish, persist } from './persist';
+
+/** Opens a human gate and waits, indefinitely, for the decision that closes it. */
+export async function awaitHuman(
+  ctx: LoopContext,
+  reason: string,
+  title: string,
+  details: string,
+): Promise<GateDecision> {
+  const { m } = ctx;
+  const gate = m.openGate({ reason, title, details, options: ['approve', 'reject', 'abort'] }, nowIso());
+  log.info(`human gate ${gate.id} opened: ${gate.title}`);
+  await persist(ctx);
+  await condition(() => m.pendingDecision !== undefined);
+  return m.pendingDecision!;
+}
+
+/**
+ * The loop's own gate. Returns the loop's result on approve (accepted by the human) or abort, or undefined on reject:
+ * the loop goes on with the guidance and the extra iterations; a `rejections` gate resets the streak and a `budget`
+ * gate raises the budget by half.
+ */
+export async function humanGate(
+  ctx: LoopContext,
+  gate: Extract<Next, { kind: 'human-gate' }>,
+): Promise<LoopResult | undefined> {
+  const d = await awaitHuman(ctx, gate.reason, gate.title, gate.details);
+  if (d.decision === 'approve')
+    return finish(ctx, {
+      status: 'accepted',
+      acceptedBy: 'human',
+      reason: d.reason ?? `approved at gate ${d.gateId}`,
+      by: d.by,
+    });
+  if (d.decision === 'abort')
+    return finish(ctx, { status: 'aborted', reason: d.reason ?? `aborted at gate ${d.gateId}`, by: d.by });
+  const { m } = ctx;
+  if (gate.reason === 'rejections') m.resetRejections();
+  if (gate.reason === 'budget') m.state.budgetScale = (m.state.budgetScale ?? 1) + 0.5;
+  m.setPhase('agent', nowIso());
+  await persist(ctx);
+  return undefined;
+}
+
+/**
+ * PDARE's escalation: a human sees the regression. Approve keeps the changes (and accepts the loop if the iteration
+ * had passed its check), reject rolls the workspace back to the iteration's pre-run checkpoint and continues with
+ * AGGRESSIVE reinforcement, abort ends the loop.
+ */
+export async function regressionGate(
+  ctx: LoopContext,
+  esc: Extract<Next, { kind: 'escalate' }>,
+): Promise<LoopResult | undefined> {
+  const { m } = ctx;
+  const { escalation, n } = esc;
+  const d = await awaitHuman(ctx, escalation.reason, escalation.title, escalation.details);
+  const rollbackTo = ctx.tracker!.onDecision(d.decision, n);
+  if (d.decision === 'abort')
+    return finish(ctx, { status: 'aborted', reason: d.reason ?? `aborted at gate ${d.gateId}`, by: d.by });
+  if (d.decision === 'approve' && esc.completed)
+    return finish(ctx, {
+      status: 'accepted',
+      acceptedBy: 'human',
+      reason: d.reason ?? `approved at gate ${d.gateId}`,
+      by: d.by,
+    });
+  if (rollbackTo) {
+    const r = await ctx.acts.restoreCheckpoint({
+      loopId: m.state.loopId,
+      workspace: ctx.input.workspace,
+      stateDir: ctx.stateDir,
+      label: rollbackTo,
+      to: 'worktree',
+      saveAs: `${postLabel(n)}-rejected`,
+    });
+    m.state.pendingFeedback.unshift(
+      `The reviewer REJECTED iteration ${n} (${escalation.title}). Its changes were rolled back to checkpoint ${rollbackTo} ` +
+        `(${r.restored} files restored, ${r.removed} removed). Do the task again without repeating what was detected.`,
+    );
+  }
+  m.setPhase('agent', nowIso());
+  await persist(ctx);
+  return undefined;
+}

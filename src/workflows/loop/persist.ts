@@ -1,0 +1,48 @@
+/**
+ * Writing the loop's state out and ending the loop: search attributes (only what changed), state.json through the
+ * `persistState` local activity, and the one way a loop finishes (best output first, then the final state).
+ */
+import { log, upsertSearchAttributes, type ApplicationFailure } from '@temporalio/workflow';
+import type { IterationRecord, LoopResult } from '../../core/loop-types';
+import type { InterventionEvent } from '../../core/persistence-types';
+import { SA } from '../search-attributes';
+import { restoreBest } from './best-output';
+import { nowIso, type LoopContext, type LoopEnding } from './context';
+
+type SearchAttributeUpdate = Parameters<typeof upsertSearchAttributes>[0] extends (infer U)[] ? U : never;
+
+/** Upserts the loop's search attributes that changed since the last upsert (each upsert is a history event). */
+export function syncSearchAttributes(ctx: LoopContext): void {
+  const { state } = ctx.m;
+  const want = {
+    status: state.status,
+    iteration: state.iteration,
+    awaitingHuman: state.pendingGate !== undefined,
+    agent: state.agent,
+  };
+  const changed = (Object.keys(want) as (keyof typeof want)[]).filter((k) => ctx.upserted[k] !== want[k]);
+  if (!changed.length) return;
+  upsertSearchAttributes(changed.map((k) => ({ key: SA[k], value: want[k] }) as SearchAttributeUpdate));
+  for (const k of changed) ctx.upserted[k] = want[k];
+}
+
+/** Syncs the search attributes and writes state.json (plus the iteration's record and events, when given). */
+export async function persist(ctx: LoopContext, record?: IterationRecord, events?: InterventionEvent[]): Promise<void> {
+  syncSearchAttributes(ctx);
+  ctx.stateFile = (await ctx.acts.persistState({ state: ctx.m.state, record, events })).stateFile;
+}
+
+/** Ends the loop: restores the best output (anti-laziness layer, unless it failed), records the end, persists. */
+export async function finish(ctx: LoopContext, ending: LoopEnding): Promise<LoopResult> {
+  if (ctx.tracker && ending.status !== 'failed') await restoreBest(ctx);
+  const r = ctx.m.finish(ending, ctx.stateFile, nowIso());
+  await persist(ctx);
+  log.info(`loop ${ctx.m.state.loopId} ended: ${r.status} (${r.reason})`);
+  return r;
+}
+
+/** Ends the loop as failed with the failure's message, then fails the workflow with it. */
+export async function fail(ctx: LoopContext, e: ApplicationFailure | Error): Promise<never> {
+  await finish(ctx, { status: 'failed', reason: e.message });
+  throw e;
+}

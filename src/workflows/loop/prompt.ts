@@ -1,0 +1,20 @@
+/**
+ * Prompt phase: what the next agent run is told besides the task: the feedback of earlier iterations, a human's
+ * guidance, and (anti-laziness layer) the reinforcement level's sections, chosen before the run.
+ */
+import type { PersistenceTracker } from '../../core/persistence';
+import type { LoopContext } from './context';
+
+/** What the agent phase puts in the prompt. */
+export interface PromptPlan {
+  feedback: string[];
+  guidance?: string;
+  /** The reinforcement level and its prompt sections (anti-laziness layer only). */
+  reinforcement?: ReturnType<PersistenceTracker['beforeIteration']>;
+}
+
+/** Takes the pending feedback and guidance, and the reinforcement for iteration `n`. */
+export function planPrompt(ctx: LoopContext, n: number): PromptPlan {
+  const { feedback, guidance } = ctx.m.promptInputs();
+  return { feedback, guidance, reinforcement: ctx.tracker?.beforeIteration(n) };
+}

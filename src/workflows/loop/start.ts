@@ -1,0 +1,94 @@
+/**
+ * A loop's start: the machine (from the raw input, or the carry of the previous run), input validation, and the
+ * context every phase receives. Order matters for replay: validation (an activity) comes before the anti-laziness
+ * patch marker.
+ */
+import { patched, workflowInfo } from '@temporalio/workflow';
+import type { LoopInput, LoopInputRaw } from '../../config/loop-input';
+import { LoopMachine } from '../../core/loop-machine';
+import { PersistenceTracker } from '../../core/persistence';
+import { loopActivities, validateLoopInput } from './activities';
+import type { RalphLoopCarry } from './carry';
+import { nowIso, type LiveHandles, type LoopContext } from './context';
+import { asLoopFailure } from './failures';
+
+/** Patch id of the anti-laziness layer: loops recorded before it replay without it. */
+export const ANTI_LAZINESS_PATCH = 'anti-laziness-v1';
+
+/**
+ * The loop's machine before validation: from the carry, or from what the raw input says (anything missing gets a
+ * placeholder), so the status query answers even when the input is invalid.
+ */
+export function createMachine(rawInput: LoopInputRaw, carry?: RalphLoopCarry): LoopMachine {
+  const raw = (rawInput ?? {}) as Partial<LoopInputRaw>;
+  return new LoopMachine(
+    {
+      loopId: workflowInfo().workflowId,
+      maxIterations: typeof raw.maxIterations === 'number' ? raw.maxIterations : 10,
+      agent: typeof raw.agent?.adapter === 'string' ? raw.agent.adapter : 'unknown',
+      workspace: typeof raw.workspace === 'string' ? raw.workspace : '',
+      stateDir: '',
+      defaultExtraIterations: typeof raw.defaultExtraIterations === 'number' ? raw.defaultExtraIterations : 3,
+      labels: {},
+    },
+    nowIso(),
+    carry?.machine,
+  );
+}
+
+/**
+ * The validated input: a continued run trusts its carry (validated by the first run); a first run validates in an
+ * activity, and a bad input fails the loop with the activity's message (the status query says why too).
+ */
+export async function validatedInput(
+  m: LoopMachine,
+  rawInput: LoopInputRaw,
+  carry?: RalphLoopCarry,
+): Promise<LoopInput> {
+  if (carry) return rawInput as LoopInput;
+  let input: LoopInput;
+  try {
+    input = await validateLoopInput({ raw: rawInput, loopId: m.state.loopId });
+  } catch (e) {
+    const failure = asLoopFailure(e) ?? e;
+    // No state file yet (the workspace may not exist): the status query still says why the loop ended.
+    m.finish({ status: 'failed', reason: (failure as Error).message }, '', nowIso());
+    throw failure;
+  }
+  m.state.maxIterations = input.maxIterations;
+  m.state.workspace = input.workspace;
+  m.state.stateDir = input.stateDir as string;
+  m.state.agent = input.agent.adapter;
+  m.state.labels = input.labels;
+  return input;
+}
+
+/** The context of this run: activities bound to the input, the anti-laziness tracker when it is on. */
+export function createContext(
+  input: LoopInput,
+  m: LoopMachine,
+  live: LiveHandles,
+  carry?: RalphLoopCarry,
+): LoopContext {
+  // The anti-laziness layer: on by default for new loops; histories recorded before it replay without it. Inputs
+  // carried from before the layer existed have no `persistence` at all.
+  const pcfg = input.persistence as LoopInput['persistence'] | undefined;
+  const tracker =
+    pcfg?.enabled && patched(ANTI_LAZINESS_PATCH)
+      ? new PersistenceTracker(pcfg, m.state.loopId, input.agent.adapter, m.state.persistence)
+      : undefined;
+  if (tracker) m.state.persistence = tracker.state;
+  return {
+    input,
+    m,
+    tracker,
+    acts: loopActivities(input),
+    live,
+    stateDir: input.stateDir as string,
+    checkOn: input.completion.checkOn ?? (input.completion.promise ? 'claim' : 'every-iteration'),
+    gateSpecs: input.gates?.gates.filter((g) => g.enabled) ?? [],
+    stateFile: carry?.stateFile ?? '',
+    runIterations: 0,
+    upserted: {},
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * One attempt at a project task: a child `ralphLoop` (workflow id `<projectId>--<taskId>--a<n>`, so a replayed
+ * project schedules the same children) whose agent timeout is the attempt's adaptive timeout, ending after
+ * `iterationsPerAttempt` iterations instead of asking a human. Its result is classified the way the project counts it.
+ */
+import { CancellationScope, ParentClosePolicy, executeChild, isCancellation } from '@temporalio/workflow';
+import type { LoopInputRaw } from '../../config/loop-input';
+import type { ProjectInput } from '../../config/project-input';
+import type { LoopResult } from '../../core/loop-types';
+import { taskPrompt, type AttemptOutcome, type AttemptRecord, type ProjectTask } from '../../core/project-machine';
+import { ralphLoop } from '../ralph-loop';
+import type { ProjectRequests } from './handlers';
+
+/** The child loop's input for attempt `attempt` at task `t`. */
+export function childLoopInput(
+  input: ProjectInput,
+  projectId: string,
+  t: ProjectTask,
+  attempt: AttemptRecord,
+): LoopInputRaw {
+  return {
+    prompt: taskPrompt(t, input.preamble),
+    workspace: input.workspace,
+    agent: {
+      ...input.agent,
+      env: { ...input.agent.env, RALPH_TASK_ID: t.id, RALPH_TASK_ATTEMPT: String(attempt.n) },
+    },
+    completion: {
+      ...input.completion,
+      command: input.completion.command?.split('{taskId}').join(t.id),
+    },
+    gates: input.gates,
+    persistence: input.persistence,
+    maxIterations: input.iterationsPerAttempt,
+    iterationTimeoutSeconds: attempt.timeoutSeconds,
+    heartbeatTimeoutSeconds: input.heartbeatTimeoutSeconds,
+    agentMaxAttempts: 1,
+    onBudgetExhausted: 'end',
+    stateDir: input.stateDir,
+    labels: { ...input.labels, project: projectId, task: t.id, attempt: String(attempt.n) },
+  };
+}
+
+/**
+ * Runs the attempt's child loop (parent-close policy REQUEST_CANCEL) and classifies how it ended. Returns
+ * `aborted: true` when the project's abort cancelled it.
+ */
+export async function runAttempt(
+  loopId: string,
+  loopInput: LoopInputRaw,
+  req: ProjectRequests,
+): Promise<{ outcome: AttemptOutcome; reason: string; aborted?: boolean }> {
+  try {
+    req.childScope = new CancellationScope();
+    const r: LoopResult = await req.childScope.run(() =>
+      executeChild(ralphLoop, {
+        workflowId: loopId,
+        args: [loopInput],
+        parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+      }),
+    );
+    return classify(r);
+  } catch (e) {
+    if (req.abort && isCancellation(e)) return { outcome: 'aborted', reason: 'project aborted', aborted: true };
+    return {
+      outcome: 'gate_failure',
+      reason: `child loop failed: ${(e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message}`,
+    };
+  } finally {
+    req.childScope = undefined;
+  }
+}
+
+/** How an attempt's child loop ended, as the project counts it. */
+export function classify(r: LoopResult): { outcome: AttemptOutcome; reason: string } {
+  if (r.status === 'accepted') return { outcome: 'accepted', reason: r.reason };
+  if (r.status === 'aborted') return { outcome: 'aborted', reason: r.reason };
+  if (r.last?.agentTimedOut || r.last?.outcome === 'agent_timeout')
+    return { outcome: 'timeout', reason: `agent timed out (${r.reason})` };
+  if (r.last?.detections?.includes('no_files_written'))
+    return { outcome: 'no_files', reason: `no file written (${r.reason})` };
+  return { outcome: 'gate_failure', reason: r.reason };
+}

@@ -1,0 +1,84 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { readAudit } from '../../../../src/activities/hooks/audit';
+import { recordVerificationBaseline } from '../../../../src/activities/verification/record-baseline';
+import { runHook } from '../../../../src/cli/commands/hook';
+
+const git = (dir: string, ...a: string[]): string =>
+  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: dir, encoding: 'utf8' });
+
+async function loop(hookPolicy: 'deny' | 'warn' = 'deny') {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-hook-guard-'));
+  fs.mkdirSync(path.join(ws, 'test'));
+  fs.writeFileSync(path.join(ws, 'test/run.js'), 'require("assert")(require("fs").existsSync("hello.txt"));\n');
+  fs.writeFileSync(path.join(ws, 'package.json'), JSON.stringify({ scripts: { test: 'node test/run.js' } }, null, 2));
+  git(ws, 'init', '-q', '-b', 'main');
+  git(ws, 'add', '-A');
+  git(ws, 'commit', '-qm', 'init');
+  const stateDir = path.join(ws, '.ralph');
+  await recordVerificationBaseline({
+    loopId: 'L',
+    workspace: ws,
+    stateDir,
+    prompt: 'create hello.txt',
+    commands: ['npm test'],
+    verification: { protect: [], allow: [], hookPolicy },
+  });
+  const env = { RALPH_LOOP_ID: 'L', RALPH_STATE_DIR: stateDir, RALPH_WORKSPACE: ws, RALPH_ITERATION: '1' };
+  const call = (
+    tool: string,
+    input: Record<string, unknown>,
+    event: 'pre-tool-use' | 'post-tool-use' = 'pre-tool-use',
+  ) => runHook(event, JSON.stringify({ tool_name: tool, tool_input: input, cwd: ws }), env);
+  return { ws, stateDir, call };
+}
+
+const decision = (output: Record<string, unknown>) =>
+  (output.hookSpecificOutput as Record<string, unknown> | undefined)?.permissionDecision;
+
+describe('ralph hook and protected paths', () => {
+  it('denies a write of a protected test with the reason, and logs it as a protected edit', async () => {
+    const { ws, stateDir, call } = await loop();
+    const r = await call('Write', { file_path: path.join(ws, 'test/run.js'), content: 'console.log("ok")' });
+    expect(decision(r.output)).toBe('deny');
+    expect(JSON.stringify(r.output)).toContain('are not yours to change');
+    expect(await readAudit(stateDir, 'L')).toEqual([
+      expect.objectContaining({ category: 'protected_edit', decision: 'deny', target: 'test/run.js' }),
+    ]);
+  });
+
+  it('denies deleting the test folder and editing the test script, allows a dependency and a new test', async () => {
+    const { ws, call } = await loop();
+    expect(decision((await call('Bash', { command: 'rm -rf test' })).output)).toBe('deny');
+    const pkg = fs.readFileSync(path.join(ws, 'package.json'), 'utf8');
+    const script = await call('Edit', {
+      file_path: path.join(ws, 'package.json'),
+      old_string: '"node test/run.js"',
+      new_string: '"node test/run.js || true"',
+    });
+    expect(decision(script.output)).toBe('deny');
+    const dep = await call('Write', {
+      file_path: path.join(ws, 'package.json'),
+      content: pkg.replace('{', '{\n  "dependencies": { "zod": "4" },'),
+    });
+    expect(decision(dep.output)).toBeUndefined();
+    const fresh = await call('Write', { file_path: path.join(ws, 'test/hello.test.js'), content: 'x' });
+    // A new test is no protected file: at most the usual test-edit warning, never a deny.
+    expect(decision(fresh.output)).toBeUndefined();
+    expect(JSON.stringify(fresh.output)).not.toContain('is protected');
+    expect(decision((await call('Write', { file_path: path.join(ws, 'vitest.config.ts'), content: 'x' })).output)).toBe(
+      'deny',
+    );
+  });
+
+  it('only warns under hookPolicy warn, and reminds the agent after the call', async () => {
+    const { ws, call } = await loop('warn');
+    const pre = await call('Edit', { file_path: path.join(ws, 'test/run.js'), old_string: 'a', new_string: 'b' });
+    expect(decision(pre.output)).toBeUndefined();
+    expect(JSON.stringify(pre.output)).toContain('test/run.js (named by check) is protected');
+    const post = await call('Edit', { file_path: path.join(ws, 'test/run.js') }, 'post-tool-use');
+    expect(JSON.stringify(post.output)).toContain('You changed test/run.js');
+  });
+});
