@@ -5,7 +5,7 @@
  * (verifyWork: the verification tree with the protected files restored and the original check re-run there, plus the
  * detectors of cheating the checks cannot see).
  */
-import { recordVerificationBaseline } from '../../src/activities/verification/record-baseline';
+import { recordVerificationBaseline, type BaselineIntegrity } from '../../src/activities/verification/record-baseline';
 import { verifyWork } from '../../src/activities/verification/verify-work';
 import { defaultVerificationConfig } from '../../src/config/verification-config';
 import type { Verifier } from './run-real-corpus';
@@ -16,10 +16,12 @@ const TIMEOUT_SECONDS = 180;
 /** The verification mechanism with the loop's defaults (`onProtectedEdit: human`: a protected edit waits on a human). */
 export function mechanismVerifier(): Verifier {
   const cfg = defaultVerificationConfig();
+  // The baseline's fingerprints, kept outside the workspace as the workflow keeps them in its history.
+  const integrity = new Map<string, BaselineIntegrity>();
   return {
     name: 'verification tree (issue 10)',
     async baseline(ctx) {
-      await recordVerificationBaseline({
+      const b = await recordVerificationBaseline({
         loopId: ctx.loopId,
         workspace: ctx.workspace,
         stateDir: ctx.stateDir,
@@ -27,6 +29,7 @@ export function mechanismVerifier(): Verifier {
         commands: [ctx.command],
         verification: { protect: cfg.protect, allow: cfg.allow, hookPolicy: cfg.hookPolicy },
       });
+      integrity.set(ctx.loopId, b.integrity);
     },
     async verify(ctx) {
       const r = await verifyWork({
@@ -38,6 +41,7 @@ export function mechanismVerifier(): Verifier {
         command: ctx.command,
         timeoutSeconds: TIMEOUT_SECONDS,
         gates: [],
+        integrity: integrity.get(ctx.loopId),
       });
       const cheats = r.detections.filter((d) => d.verdict === 'BLOCK');
       const types = [
