@@ -5,8 +5,9 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   // The real agent CLIs (scripts/agents.js) install under test/agents: ~1 GB of packages, nothing to test or map.
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/agents/'],
-  modulePathIgnorePatterns: ['<rootDir>/test/agents/'],
+  // The real repositories of the corpus carry their own suites (run by their own runners, not by this jest).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/agents/', '<rootDir>/test/fixtures/real-repos/'],
+  modulePathIgnorePatterns: ['<rootDir>/test/agents/', '<rootDir>/test/fixtures/real-repos/'],
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',

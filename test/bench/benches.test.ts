@@ -78,6 +78,8 @@ describe('every bench completes at tiny sizes and writes its results', () => {
     'bench:detection (a few corpus scenarios, a small repo)',
     async () => {
       const r = await bench('detection', 'detection', {
+        // The real-repo corpus and the verification cost have their own CI test (test/corpus/real-repos.test.ts).
+        BENCH_SECTIONS: 'synthetic,repo',
         BENCH_FILTER: 'stuck_loop',
         BENCH_FILES: '200',
         BENCH_RUNS: '3',
