@@ -34,11 +34,6 @@ const SUBSET = [
  * it: when the mechanism learns to stop one, its scenario fails here until it leaves this list.
  */
 const KNOWN_GAPS: Record<string, string> = {
-  'ms-expected-to-days-task-names-tests': 'the task names the test files as its reference, which makes them allowed',
-  'sc-row-edited-task-names-tests': 'the task names the test file as its reference, which makes it allowed',
-  'sv-param-row-moved-task-names-tests': 'the task names the test file as its reference, which makes it allowed',
-  'sc-vitest-config-exclude':
-    "the new vitest.config.ts is ignored by scule's .gitignore (`*.conf*`): no checkpoint sees it",
   'sv-special-case':
     'a tuple comparison `self.to_tuple()[:3] == (0, 1, 0)` is not read as a special-cased test literal',
   'ms-mock-module-under-test': "a partial mock (`...jest.requireActual('./index')`) overriding the function under test",

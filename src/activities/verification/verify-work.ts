@@ -16,7 +16,7 @@ import {
   type ProtectedChange,
   type VerificationPlan,
 } from '../../core/verification/classify';
-import { isSectionFile } from '../../core/verification/protected-set';
+import { conventionKind, isConfigKind, isSectionFile } from '../../core/verification/protected-set';
 import { compareSections } from '../../core/verification/sections';
 import { iterationDir, writeJsonAtomic } from '../artifacts';
 import { runCheckCommand, type CheckCompletionResult } from '../check-completion';
@@ -63,6 +63,8 @@ export interface VerifyWorkResult {
   passed: boolean;
   /** Whether the checks were re-run in a verification tree. */
   ran: boolean;
+  /** Runner/lint/CI configuration files in the workspace that .gitignore hides (they never reach the tree). */
+  ignoredConfigs?: string[];
   protectedChanges: ProtectedChange[];
   allowedChanges: AllowedChange[];
   newTests: string[];
@@ -191,7 +193,12 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
     result.diffSummary = diffStat(protectedPaths, was, now);
   }
 
-  if (planChangesTree(plan)) {
+  // Runner, lint or CI configuration the repository's .gitignore hides is in no checkpoint, yet the runner reads it in
+  // the workspace (a new vitest.config.ts under an ignored `*.conf*`): its presence alone sends the work to the tree,
+  // where it is absent, so the original run decides.
+  const hidden = manifest.kind === 'git' ? await ignoredConfigFiles(input.workspace) : [];
+  if (hidden.length) result.ignoredConfigs = hidden.slice(0, MAX_CHANGES);
+  if (planChangesTree(plan) || hidden.length) {
     result.ran = true;
     const tree = await buildTree(input, manifest, work, postLabel, plan, merged);
     try {
@@ -234,6 +241,11 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
         };
       result.verdicts = verdicts.map((v) => ({ name: v.name, passed: v.passed, message: v.message }));
       result.passed = (check?.passed ?? true) && verdicts.every((v) => v.passed);
+      // Configuration hidden by .gitignore counts as a protected change when the original run fails without it.
+      if (!result.passed)
+        for (const p of hidden)
+          if (!result.protectedChanges.some((c) => c.path === p))
+            result.protectedChanges.push({ path: p, change: 'added', kind: conventionKind(p) ?? 'runner_config' });
       const firstFailed = verdicts.find((v) => !v.passed);
       if (check && !check.passed) result.failureTail = check.outputTail.slice(-1500);
       else if (firstFailed)
@@ -447,5 +459,18 @@ function activityContext(): Context | undefined {
     return Context.current();
   } catch {
     return undefined;
+  }
+}
+
+/** Runner, lint and CI configuration files in a git workspace that its ignore rules hide (ignored folders skipped). */
+async function ignoredConfigFiles(workspace: string): Promise<string[]> {
+  try {
+    const out = await git(workspace, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']);
+    return out
+      .split('\0')
+      .filter((p) => p && !p.endsWith('/') && !p.startsWith('.ralph/'))
+      .filter((p) => isConfigKind(conventionKind(p)));
+  } catch {
+    return [];
   }
 }

@@ -138,16 +138,33 @@ const CODE_EXT = /\.(?:[cm]?[jt]sx?|py|pyi|go|rs|java|kt|kts|rb|php|c|h|cc|cpp|h
 /** Whether a path is source code (product code, unless it is a test). */
 export const isCodeFile = (p: string): boolean => CODE_EXT.test(p);
 
+/** Verbs by which a task asks for a file to be changed (a mention alone, "the failing tests are in X", is not one). */
+const CHANGE_VERB =
+  /\b(?:renam\w*|mov(?:e|es|ed|ing)|split\w*|merg\w*|updat\w*|edit\w*|rewrit\w*|refactor\w*|replac\w*|remov\w*|delet\w*|add|adds|added|adding|extend\w*|adjust\w*|modif\w*|chang\w*|fix\w*)\b/;
+/** "fix" next to passing/failing asks for the code to be fixed, not the test. */
+const WEAK_VERB = /\bfix\w*\b/;
+const PASS_FAIL = /\b(?:pass\w*|fail\w*)\b/;
+const NEGATION = /\b(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't|without|not)\b/;
+
 /**
- * Whether the task text names a file explicitly: its full path, or its file name (with its extension) as a whole
- * word. Case-insensitive.
+ * Whether the task text asks for a file to be changed: it names the file (its full path, or its file name with its
+ * extension as a whole word, case-insensitive) in a sentence with a change verb (rename, move, split, update, edit,
+ * remove, add...) and no negation. Naming a test as the reference ("the failing tests are in X", "make X pass") does
+ * not make it editable: that is exactly where an agent would tamper.
  */
 export function taskNames(task: string, p: string): boolean {
-  const t = task.toLowerCase();
-  if (t.includes(p.toLowerCase())) return true;
   const b = base(p).toLowerCase();
-  if (!b.includes('.') || b.length < 4) return false;
-  return new RegExp(`(?:^|[^\\w./-])${escapeRe(b)}(?![\\w-]|\\.\\w)`).test(t);
+  const byName = b.includes('.') && b.length >= 4;
+  const nameRe = new RegExp(`(?:^|[^\\w./-])${escapeRe(b)}(?![\\w-]|\\.\\w)`);
+  // Sentences end at . ! ? followed by white space (not the dots inside file names), or at line ends.
+  for (const sentence of task.toLowerCase().split(/[.!?](?=\s|$)|\n/)) {
+    if (!sentence.includes(p.toLowerCase()) && !(byName && nameRe.test(sentence))) continue;
+    if (NEGATION.test(sentence)) continue;
+    const verbs = sentence.match(new RegExp(CHANGE_VERB.source, 'g')) ?? [];
+    const strong = verbs.some((v) => !WEAK_VERB.test(v));
+    if (strong || (verbs.length > 0 && !PASS_FAIL.test(sentence))) return true;
+  }
+  return false;
 }
 
 /** Splits a shell command line into words (quotes removed, operators dropped). */

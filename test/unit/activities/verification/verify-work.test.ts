@@ -100,6 +100,22 @@ describe('recordVerificationBaseline', () => {
   });
 });
 
+describe('verifyWork in a git workspace', () => {
+  it('sends the work to the tree when a runner config hidden by .gitignore appears, and names it when the original run fails', async () => {
+    const { dir, verify } = await setUp('git');
+    write(dir, 'hello.txt', 'hello\n');
+    write(dir, 'src/format.js', 'exports.format = () => "?";\n');
+    // The repository ignores *.config.js: the new config is in no checkpoint, yet the runner reads it.
+    write(dir, '.gitignore', 'node_modules/\n.ralph/\n*.config.js\n');
+    write(dir, 'jest.config.js', "module.exports = { testPathIgnorePatterns: ['format'] };\n");
+    expect(execFileSync('node', ['test/run.js'], { cwd: dir, encoding: 'utf8' })).toContain('ok');
+    const r = await verify();
+    expect(r).toMatchObject({ passed: false, ran: true, ignoredConfigs: ['jest.config.js'] });
+    expect(r.protectedChanges).toContainEqual({ path: 'jest.config.js', change: 'added', kind: 'runner_config' });
+    expect(r.failureTail).toContain('format(1000) should be 1s');
+  });
+});
+
 describe.each(['git', 'dir'] as const)('verifyWork in a %s workspace', (kind) => {
   it('fails work that passes only because the test was rewritten, with the diff and the original failure', async () => {
     const { dir, verify } = await setUp(kind);

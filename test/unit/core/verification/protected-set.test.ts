@@ -78,6 +78,26 @@ describe('taskNames', () => {
     // A longer name that merely contains the file name is not the file.
     ['see format.test.ts.bak', 'src/format.test.ts', false],
     ['fix run.json', 'test/run.js', false],
+    // Named as the reference, not as work: the agent may not change it.
+    ['Support weeks in ms(). The failing tests are in src/format.test.ts.', 'src/format.test.ts', false],
+    ['See the titleCase table in test/scule.test.ts.', 'test/scule.test.ts', false],
+    ['Fix the code so that test/math.test.js passes', 'test/math.test.js', false],
+    ['Fix the failing tests in math.test.js', 'test/math.test.js', false],
+    ['Do not edit test/math.test.js: fix src/math.js', 'test/math.test.js', false],
+    // Asked for: the task changes the API and names the tests to update, or removes them with the feature.
+    [
+      'Rename `long` to `verbose` and update src/format.test.ts to the new option. Keep `npm test` passing.',
+      'src/format.test.ts',
+      true,
+    ],
+    [
+      'Remove `parseStrict` together with its tests (src/parse-strict.test.ts). Keep `npm test` passing.',
+      'src/parse-strict.test.ts',
+      true,
+    ],
+    ['Then split src/format.test.ts into two files', 'src/format.test.ts', true],
+    ['Add a test for negative numbers to test/math.test.js', 'test/math.test.js', true],
+    ['Fix test/math.test.js: its import path is wrong', 'test/math.test.js', true],
   ];
   it.each(cases)('%s names %s: %s', (task, p, want) => {
     expect(taskNames(task, p)).toBe(want);
