@@ -17,6 +17,7 @@ import type { LoadedProfile } from '../core/routing/profile';
 import { getAdapter } from './agents';
 import { loopDir } from './artifacts';
 import { readTail } from './process';
+import { observeRouting } from '../telemetry/metrics';
 
 /** Largest profile file read; a bigger one is broken (a profile is a page of instructions, not a dump). */
 export const MAX_PROFILE_BYTES = 256 * 1024;
@@ -237,7 +238,11 @@ export function readSession(file: string): ReadSessionResult {
 }
 
 /** Appends entries to a routing log (mode 600), skipping ids already in its tail: a retried call appends once. */
-export function appendRoutingLog(file: string, entries: readonly (RoutingLogEntry & { id?: string })[]): number {
+export function appendRoutingLog(
+  file: string,
+  entries: readonly (RoutingLogEntry & { id?: string })[],
+  onAppended?: (fresh: readonly RoutingLogEntry[]) => void,
+): number {
   if (!entries.length) return 0;
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const seen = new Set<string>();
@@ -257,6 +262,7 @@ export function appendRoutingLog(file: string, entries: readonly (RoutingLogEntr
   }
   const fresh = entries.filter((e) => !e.id || !seen.has(e.id));
   if (fresh.length) fs.appendFileSync(file, fresh.map((e) => JSON.stringify(e)).join('\n') + '\n', { mode: 0o600 });
+  onAppended?.(fresh);
   return fresh.length;
 }
 
@@ -281,7 +287,7 @@ export interface RecordRoutingResult {
 export async function recordRouting(input: RecordRoutingInput): Promise<RecordRoutingResult> {
   const sFile = sessionFile(input.stateDir, input.loopId);
   const lFile = routingLogFile(input.stateDir, input.loopId);
-  const appended = appendRoutingLog(lFile, input.entries ?? []);
+  const appended = appendRoutingLog(lFile, input.entries ?? [], observeRouting);
   if (input.session === null) fs.rmSync(sFile, { force: true });
   else if (input.session) writeSession(sFile, input.session);
   return { sessionFile: sFile, logFile: lFile, appended };

@@ -101,8 +101,39 @@ export const metrics = {
   }),
   routingDecisions: new Counter({
     name: 'ralph_routing_decisions_total',
-    help: 'Agent routing decisions, by chosen agent and task class (defined here; counted once routing lands)',
+    help: 'Agent routing decisions, by chosen agent (`base`: no specialist) and classified domain',
     labelNames: ['agent', 'class'] as const,
+    registers: [registry],
+  }),
+  agentLoads: new Counter({
+    name: 'ralph_agent_loads_total',
+    help: 'Agent profile loads by routing, by agent and outcome (ok: true/false)',
+    labelNames: ['agent', 'ok'] as const,
+    registers: [registry],
+  }),
+  agentLoadDuration: new Histogram({
+    name: 'ralph_agent_load_duration_seconds',
+    help: 'Time to load an agent profile, by agent',
+    labelNames: ['agent'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1],
+    registers: [registry],
+  }),
+  agentLoadErrors: new Counter({
+    name: 'ralph_agent_load_errors_total',
+    help: 'Agent profile loads that failed (the base agent ran instead), by reason',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  }),
+  domainSwitches: new Counter({
+    name: 'ralph_domain_switches_total',
+    help: 'Switches of the routed agent between domains, by from and to',
+    labelNames: ['from', 'to'] as const,
+    registers: [registry],
+  }),
+  handoffs: new Counter({
+    name: 'ralph_handoffs_total',
+    help: 'Handoffs between agents, by outcome (done, refused)',
+    labelNames: ['outcome'] as const,
     registers: [registry],
   }),
   loopsEnded: new Counter({
@@ -135,6 +166,33 @@ export function observeAgentRun(agent: string, durationMs: number, usage?: Itera
 }
 
 /** Counts one gate run (runGate) and its failure. */
+/** Counts routing log entries as they are first appended (routing activities call it; retries append nothing). */
+export function observeRouting(
+  entries: readonly {
+    event: string;
+    chosen?: string;
+    domain?: string;
+    from?: string;
+    to?: string;
+    ok?: boolean;
+    loadMs?: number;
+    reason?: string;
+  }[],
+): void {
+  for (const e of entries) {
+    if (e.event === 'decision') metrics.routingDecisions.inc({ agent: e.chosen ?? 'base', class: e.domain ?? 'general' });
+    else if (e.event === 'load') {
+      const agent = e.chosen ?? e.to ?? 'unknown';
+      metrics.agentLoads.inc({ agent, ok: String(e.ok !== false) });
+      if (e.loadMs !== undefined) metrics.agentLoadDuration.observe({ agent }, e.loadMs / 1000);
+      if (e.ok === false) metrics.agentLoadErrors.inc({ reason: e.reason ?? 'unknown' });
+    } else if (e.event === 'switch') metrics.domainSwitches.inc({ from: e.from ?? 'none', to: e.to ?? 'none' });
+    else if (e.event === 'handoff') metrics.handoffs.inc({ outcome: 'done' });
+    else if (e.event === 'handoff_refused') metrics.handoffs.inc({ outcome: 'refused' });
+  }
+}
+
+/** Counts one gate run and its duration; a failure by gate. */
 export function observeGate(v: Pick<GateVerdict, 'name' | 'passed' | 'durationMs'> & { kind?: string }): void {
   const labels = { gate: v.name, kind: v.kind ?? 'unknown' };
   metrics.gateRuns.inc(labels);

@@ -14,6 +14,7 @@ import {
 } from '../../../src/activities/routing';
 import type { RoutingSession } from '../../../src/config/routing';
 import { parseRoutingLog } from '../../../src/core/routing';
+import { registry } from '../../../src/telemetry/metrics';
 
 const FIXTURES = path.join(__dirname, '../../fixtures/routing/agents');
 let tmp: string;
@@ -190,6 +191,29 @@ describe('routing session file', () => {
     await recordRouting({ stateDir: tmp, loopId: 'l1', session: null });
     expect(fs.existsSync(r1.sessionFile)).toBe(false);
     expect(parseRoutingLog(fs.readFileSync(r1.logFile, 'utf8')).entries).toHaveLength(1);
+  });
+
+  it('counts routing decisions, loads, switches and handoffs in the Prometheus metrics once per new entry', async () => {
+    const value = async (name: string, labels: Record<string, string>): Promise<number> => {
+      const m = (await registry.getMetricsAsJSON()).find((x) => x.name === name);
+      const v = m?.values.find((x) => Object.entries(labels).every(([k, want]) => x.labels[k] === want));
+      return Number(v?.value ?? 0);
+    };
+    const before = await value('ralph_routing_decisions_total', { agent: 'security', class: 'security' });
+    const entries = [
+      { id: 'm1', at: 'now', event: 'decision' as const, loopId: 'lm', chosen: 'security', domain: 'security' },
+      { id: 'm2', at: 'now', event: 'load' as const, loopId: 'lm', chosen: 'security', ok: true, loadMs: 12 },
+      { id: 'm3', at: 'now', event: 'load' as const, loopId: 'lm', chosen: 'dns', ok: false, reason: 'missing' },
+      { id: 'm4', at: 'now', event: 'switch' as const, loopId: 'lm', from: 'dns', to: 'security' },
+      { id: 'm5', at: 'now', event: 'handoff' as const, loopId: 'lm', from: 'dns', to: 'security' },
+    ];
+    await recordRouting({ stateDir: tmp, loopId: 'lm', entries });
+    await recordRouting({ stateDir: tmp, loopId: 'lm', entries });
+    expect(await value('ralph_routing_decisions_total', { agent: 'security', class: 'security' })).toBe(before + 1);
+    expect(await value('ralph_agent_loads_total', { agent: 'dns', ok: 'false' })).toBeGreaterThanOrEqual(1);
+    expect(await value('ralph_agent_load_errors_total', { reason: 'missing' })).toBeGreaterThanOrEqual(1);
+    expect(await value('ralph_domain_switches_total', { from: 'dns', to: 'security' })).toBeGreaterThanOrEqual(1);
+    expect(await value('ralph_handoffs_total', { outcome: 'done' })).toBeGreaterThanOrEqual(1);
   });
 
   it('appends entries without ids every time', () => {
