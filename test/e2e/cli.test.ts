@@ -199,6 +199,8 @@ describe('ralph start', () => {
     const id = `cli-follow-abort-${Date.now()}`;
     const follow = ralph(startArgs(gateWorkspace(), '--id', id, '--max-iterations', '1', '--follow', '--json'));
     await h.waitFor(id, (s) => s.pendingGate !== undefined);
+    // The follower polls every second: let it see the open gate (and print how to answer it) before it closes.
+    await new Promise((r) => setTimeout(r, 2500));
     expect((await ralph(['abort', id, '--reason', 'enough', ...conn()])).code).toBe(0);
     const r = await follow;
     expect(r.code).toBe(1);
