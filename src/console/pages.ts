@@ -7,6 +7,7 @@ import type { LoopSummary, ProjectSummary } from '../client';
 import type { IterationRecord, LoopState } from '../core/loop-types';
 import type { ProjectState } from '../core/project-machine';
 import type { BestOutput, TrajectoryPoint } from '../core/persistence-types';
+import { describeBinding } from '../core/hosts';
 import { QUALITY_DROP, trajectoryOf } from '../core/report';
 import { html, raw, type Html } from './html';
 
@@ -340,6 +341,43 @@ function gatePanel(s: LoopState, ctx: PageContext): Html {
 }
 
 /** A loop's page. */
+/** The loop's routing: the agent running now, its domain, and the handoff chain with each handoff's reason. */
+export function routingPanel(s: LoopState): Html | '' {
+  const r = s.routing;
+  if (!r) return '';
+  const chain = r.chain;
+  return html`<section id="routing">
+    <h2>Routing</h2>
+    <p>
+      agent <strong>${r.agent ?? 'base'}</strong> · domain ${r.domain} · handoff chain
+      <strong id="handoff-chain">${chain.agents.join(' → ')}</strong>${
+        chain.stopped ? html` · <strong>stopped</strong>: ${chain.stopped.error} (${chain.stopped.detail})` : ''
+      }
+    </p>
+    ${
+      chain.links.length
+        ? html`<table id="handoffs">
+            <tr>
+              <th>iteration</th>
+              <th>from</th>
+              <th>to</th>
+              <th>reason</th>
+            </tr>
+            ${chain.links.map(
+              (l) =>
+                html`<tr>
+                  <td>${l.iteration}</td>
+                  <td>${l.from}</td>
+                  <td>${l.to}</td>
+                  <td>${l.reason}</td>
+                </tr>`,
+            )}
+          </table>`
+        : ''
+    }
+  </section>`;
+}
+
 export function loopPage(s: LoopState, workflowStatus: string, ctx: PageContext): string {
   const t = s.totals;
   const trajectory = trajectoryOf(s);
@@ -374,7 +412,7 @@ export function loopPage(s: LoopState, workflowStatus: string, ctx: PageContext)
           : ''
       }
       ${s.pendingGuidance ? html`<p id="pending-guidance">guidance for the next prompt: ${s.pendingGuidance}</p>` : ''}
-      ${gatePanel(s, ctx)}
+      ${s.host ? html`<p id="host">${describeBinding(s.host) ?? ''}</p>` : ''} ${routingPanel(s)} ${gatePanel(s, ctx)}
       <h2>Quality trajectory</h2>
       ${qualityChart(trajectory, p?.best)} ${p?.best ? html`<p>best: ${p.best.reason}</p>` : ''}
       <h2>Iterations</h2>

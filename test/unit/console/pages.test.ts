@@ -1,5 +1,6 @@
 import { html } from '../../../src/console/html';
-import { qualityChart } from '../../../src/console/pages';
+import { qualityChart, routingPanel } from '../../../src/console/pages';
+import type { LoopState } from '../../../src/core/loop-types';
 import { registerSecrets } from '../../../src/telemetry/logger';
 
 describe('qualityChart', () => {
@@ -31,5 +32,29 @@ describe('html', () => {
     expect(html`<p>${'<script>x</script> page-secret-123456'}</p>`.value).toBe(
       '<p>&lt;script&gt;x&lt;/script&gt; [REDACTED]</p>',
     );
+  });
+});
+
+describe('routingPanel', () => {
+  it('shows the running agent, the handoff chain in order with each reason, and why a chain stopped', () => {
+    const s = {
+      routing: {
+        agent: 'security',
+        domain: 'security',
+        chain: {
+          agents: ['dns', 'cloud_architect', 'security'],
+          links: [
+            { from: 'dns', to: 'cloud_architect', reason: 'needs a VPC design', iteration: 1 },
+            { from: 'cloud_architect', to: 'security', reason: 'review the IAM policy', iteration: 2 },
+          ],
+          stopped: { error: 'MaxHandoffsExceeded', detail: 'cycle dns→security', iteration: 3 },
+        },
+      },
+    } as unknown as LoopState;
+    const page = String(routingPanel(s));
+    expect(page).toContain('dns → cloud_architect → security');
+    expect(page).toContain('review the IAM policy');
+    expect(page).toContain('MaxHandoffsExceeded');
+    expect(String(routingPanel({} as LoopState))).toBe('');
   });
 });
