@@ -135,7 +135,7 @@ async function initGit(ws: string): Promise<void> {
 }
 
 /** Runs the scripted agent for iteration `n` the way runAgent does (same adapter, same env), without hooks. */
-async function runAgentProcess(
+export async function runAgentProcess(
   ws: string,
   stateDir: string,
   loopId: string,

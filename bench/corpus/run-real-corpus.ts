@@ -23,6 +23,7 @@ import { detectCompletionClaim, parseClaimedFiles, tail } from '../../src/core/c
 import { PersistenceTracker, postLabel, preLabel } from '../../src/core/persistence';
 import { buildPrompt } from '../../src/core/prompt';
 import { percentile } from '../stats';
+import { runAgentProcess } from './run-corpus';
 import { CHECK_ENV, checkCommand, materialize, REPOS, type RepoName } from './fixture-repos';
 import { RealCategories, realScenarios, type RealCategory, type RealScenario } from './real-scenarios';
 
@@ -140,47 +141,6 @@ export interface RealReport {
 
 const ratio = (a: number, b: number): number => (b ? Math.round((a / b) * 10000) / 10000 : 1);
 const since = (t0: bigint): number => Math.round(Number(process.hrtime.bigint() - t0) / 1e4) / 100;
-
-/** Runs the scripted agent for iteration `n` the way runAgent does (same adapter, same env), without hooks. */
-async function runAgentProcess(
-  ws: string,
-  stateDir: string,
-  loopId: string,
-  n: number,
-  promptFile: string,
-  prompt: string,
-): Promise<{ stdout: string; stderr: string; exitCode: number | null }> {
-  const cmd = scriptedAdapter.build({
-    prompt,
-    promptFile,
-    workspace: ws,
-    spec: { adapter: 'scripted', script: SCRIPT, args: [], env: {} },
-    loopId,
-    iteration: n,
-    artifactDir: path.dirname(promptFile),
-    stateDir,
-  });
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...cmd.env,
-    RALPH_LOOP_ID: loopId,
-    RALPH_ITERATION: String(n),
-    RALPH_RUN: '1',
-    RALPH_ATTEMPT: '1',
-    RALPH_WORKSPACE: ws,
-    RALPH_ARTIFACT_DIR: path.dirname(promptFile),
-    RALPH_PROMPT_FILE: promptFile,
-  };
-  delete env.RALPH_HOOK_COMMAND;
-  try {
-    const r = await run(cmd.file, cmd.args, { cwd: ws, env, maxBuffer: 16 * 1024 * 1024 });
-    return { stdout: r.stdout, stderr: r.stderr, exitCode: 0 };
-  } catch (e) {
-    const err = e as { stdout?: string; stderr?: string; code?: unknown };
-    if (typeof err.code !== 'number') throw e;
-    return { stdout: err.stdout ?? '', stderr: err.stderr ?? '', exitCode: err.code };
-  }
-}
 
 /** Runs a check command (`sh -c`) in `cwd` as checkCompletion does: passes only on exit 0 within the time limit. */
 export async function runCheck(

@@ -369,3 +369,19 @@ export function isSuspiciousClaim(
   const avg = earlierTokens.reduce((a, b) => a + b, 0) / earlierTokens.length;
   return claim.tokens < avg / 4;
 }
+
+/** The verdict of a gate that could not run (timed out, failed to start, its activity failed): it never passes. */
+export function gateCouldNotRun(gate: { name: string; kind: GateVerdict['kind'] }, why: string): GateVerdict {
+  return {
+    name: gate.name,
+    kind: gate.kind,
+    passed: false,
+    expected: 'the gate runs',
+    actual: 'could not run',
+    message: `${gate.name}: could not run (${why})`,
+    items: [],
+    score: 0,
+    durationMs: 0,
+    outputPath: '',
+  };
+}

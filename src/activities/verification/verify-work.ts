@@ -5,7 +5,7 @@ import { Context } from '@temporalio/activity';
 import { structuredPatch } from 'diff';
 import type { GateSpec } from '../../config/gates-config';
 import type { Detection } from '../../core/detections';
-import type { GateThresholds, GateVerdict } from '../../core/gate-rules';
+import { gateCouldNotRun, type GateThresholds, type GateVerdict } from '../../core/gate-rules';
 import { parseUnifiedDiff } from '../../core/detectors/unified-diff';
 import { isTestFile } from '../../core/detectors/validation-bypass';
 import { detectUncheckedCheating, isProductCode } from '../../core/verification/cheat-detectors';
@@ -227,7 +227,7 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
             signal,
           }).catch((e: unknown): GateVerdict => {
             if ((e as Error)?.name === 'CancelledFailure') throw e;
-            return failedGate(gate, (e as Error)?.message ?? String(e));
+            return gateCouldNotRun(gate, (e as Error)?.message ?? String(e));
           }),
         ),
       ]);
@@ -427,21 +427,6 @@ function diffStat(
       return `${p} | +${plus} -${minus}${now[p] === undefined ? ' (deleted)' : was[p] === undefined ? ' (added)' : ''}`;
     })
     .join('\n');
-}
-
-function failedGate(gate: GateSpec, why: string): GateVerdict {
-  return {
-    name: gate.name,
-    kind: gate.kind,
-    passed: false,
-    expected: 'the gate runs',
-    actual: 'could not run',
-    message: `${gate.name}: could not run (${why})`,
-    items: [],
-    score: 0,
-    durationMs: 0,
-    outputPath: '',
-  };
 }
 
 function tail(file: string): string {

@@ -4,7 +4,7 @@
  * can't run never counts as passing.
  */
 import type * as activities from '../../activities';
-import type { GateThresholds, GateVerdict } from '../../core/gate-rules';
+import { gateCouldNotRun, type GateThresholds, type GateVerdict } from '../../core/gate-rules';
 import type { AgentRun } from './agent';
 import { nowIso, type LoopContext } from './context';
 import { describeActivityFailure, rethrowHostMove } from './failures';
@@ -82,19 +82,7 @@ function runGates(ctx: LoopContext, n: number): Promise<GateVerdict[]> {
       } catch (e) {
         rethrowHostMove(e);
         const why = describeActivityFailure(e).message;
-        const failed: GateVerdict = {
-          name: gate.name,
-          kind: gate.kind,
-          passed: false,
-          expected: 'the gate runs',
-          actual: 'could not run',
-          message: `${gate.name}: could not run (${why})`,
-          items: [],
-          score: 0,
-          durationMs: 0,
-          outputPath: '',
-        };
-        return failed;
+        return gateCouldNotRun(gate, why);
       }
     }),
   );
