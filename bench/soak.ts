@@ -7,7 +7,8 @@
  * checkpoint ref per iteration, state.json equal to the workflow's state, every run's history bounded by
  * continue-as-new; and the worker's RSS after the soak is compared with its RSS after warm-up.
  *
- * Sizes: SOAK_LOOPS, SOAK_ITERATIONS, SOAK_KILL_MIN_S / SOAK_KILL_MAX_S (kill interval), SOAK_SERVER_RESTARTS (2),
+ * Sizes: SOAK_LOOPS, SOAK_ITERATIONS, SOAK_KILL_MIN_S / SOAK_KILL_MAX_S (kill interval), SOAK_KILL_AT (kills at shares
+ * of the progress, e.g. 0.3,0.7), SOAK_SERVER_RESTARTS (2),
  * SOAK_SEED. Results: bench/results/soak.json (or SOAK_RESULT_FILE). Exits non-zero, with the reasons, when anything
  * is not exact or a loop does not finish (never waits forever).
  */
@@ -33,6 +34,12 @@ const LOOPS = num('SOAK_LOOPS', 20);
 const ITERATIONS = num('SOAK_ITERATIONS', 50);
 const KILL_MIN_MS = num('SOAK_KILL_MIN_S', 30) * 1000;
 const KILL_MAX_MS = num('SOAK_KILL_MAX_S', 60) * 1000;
+/** Extra kills at these shares of the total iterations (e.g. `0.3,0.7`), whatever the timer says: a short soak still kills. */
+const KILL_AT = (process.env.SOAK_KILL_AT ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map(Number)
+  .filter((x) => x > 0 && x < 1);
 const SERVER_RESTARTS = num('SOAK_SERVER_RESTARTS', 2);
 const DEADLINE_MS = num('SOAK_DEADLINE_S', 3600) * 1000;
 const TASK_QUEUE = 'ralph-soak';
@@ -175,7 +182,9 @@ async function main(): Promise<void> {
     }
     // Kill only a worker that has made progress since it started (a worker needs seconds to bundle and connect):
     // a soak must stress recovery, not keep the loops from ever moving.
-    if (Date.now() >= nextKill && done() > doneAtStart) {
+    const progressKill = KILL_AT.length > 0 && done() >= KILL_AT[0] * LOOPS * ITERATIONS;
+    if ((Date.now() >= nextKill || progressKill) && done() > doneAtStart) {
+      if (progressKill) KILL_AT.shift();
       await killWorker();
       kills++;
       startWorker();
