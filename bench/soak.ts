@@ -165,6 +165,7 @@ async function main(): Promise<void> {
 
   let kills = 0;
   let restarts = 0;
+  let crashes = 0;
   let doneAtStart = done();
   let nextKill = Date.now() + KILL_MIN_MS + random() * (KILL_MAX_MS - KILL_MIN_MS);
   const restartAt = Array.from(
@@ -182,6 +183,12 @@ async function main(): Promise<void> {
     }
     // Kill only a worker that has made progress since it started (a worker needs seconds to bundle and connect):
     // a soak must stress recovery, not keep the loops from ever moving.
+    // A worker that died by itself (it lost the server while starting, say) is restarted, as a supervisor would.
+    if (worker && (worker.exitCode !== null || worker.signalCode !== null)) {
+      crashes++;
+      startWorker();
+      doneAtStart = done();
+    }
     const progressKill = KILL_AT.length > 0 && done() >= KILL_AT[0] * LOOPS * ITERATIONS;
     if ((Date.now() >= nextKill || progressKill) && done() > doneAtStart) {
       if (progressKill) KILL_AT.shift();
@@ -263,6 +270,7 @@ async function main(): Promise<void> {
     wallSeconds: Math.round(wallS),
     iterationsPerSecond: +((LOOPS * ITERATIONS) / wallS).toFixed(2),
     workerKills: kills,
+    workerCrashes: crashes,
     serverRestarts: restarts,
     maxHistoryEventsPerRun: maxEventsPerRun,
     runsPerLoop: { p50: percentile(runsPerLoop, 50), max: Math.max(0, ...runsPerLoop) },
@@ -275,7 +283,8 @@ async function main(): Promise<void> {
   if (process.env.SOAK_RESULT_FILE) fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
   console.log(
     `soak: ${out.iterations} iterations (${LOOPS} loops x ${ITERATIONS}) in ${out.wallSeconds} s, ` +
-      `${kills} worker kill -9, ${restarts} server restarts; ${out.exact ? 'EXACT' : 'NOT EXACT'}`,
+      `${kills} worker kill -9, ${crashes} worker exits restarted, ${restarts} server restarts, ${done()} lines written; ` +
+      `${out.exact ? 'EXACT' : 'NOT EXACT'}`,
   );
   console.log(
     `  history events per run max ${maxEventsPerRun} (continue-as-new every 10); ` +
