@@ -151,3 +151,62 @@ export async function watchForGates<T>(
     clearTimeout(timer);
   }
 }
+
+/** CPU seconds of one process from /proc: its own (user + system) and that of its waited-for children. */
+function procCpu(pid: number | 'self'): { self: number; children: number; cmd: string } | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    // Fields after the command name: utime(14) stime(15) cutime(16) cstime(17), in clock ticks (100 Hz on Linux).
+    return { self: (Number(f[11]) + Number(f[12])) / 100, children: (Number(f[13]) + Number(f[14])) / 100, cmd };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pids of the live direct children of this process. */
+function childPids(): number[] {
+  const out: number[] = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid) out.push(Number(d));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * CPU seconds used so far by everything a bench runs on this machine, by part: this process (the worker), the spawn
+ * helpers with the git, agent and check processes they ran, the Temporal dev server, and other processes this one
+ * ran and waited for. Take it before and after a run and subtract ({@link cpuDelta}). Linux only (/proc).
+ */
+export type CpuParts = { worker: number; spawners: number; server: number; other: number };
+export function cpuNow(): CpuParts {
+  const me = procCpu('self');
+  const parts: CpuParts = { worker: me?.self ?? NaN, spawners: 0, server: 0, other: me?.children ?? NaN };
+  for (const pid of childPids()) {
+    const c = procCpu(pid);
+    if (!c) continue;
+    const total = c.self + c.children;
+    if (c.cmd.includes('ralph spawn helper')) parts.spawners += total;
+    else if (/temporal/.test(c.cmd) && /server|start-dev/.test(c.cmd)) parts.server += total;
+    else parts.other += total;
+  }
+  return parts;
+}
+
+/** `b - a`, part by part. */
+export function cpuDelta(a: CpuParts, b: CpuParts): CpuParts {
+  return {
+    worker: b.worker - a.worker,
+    spawners: b.spawners - a.spawners,
+    server: b.server - a.server,
+    other: b.other - a.other,
+  };
+}

@@ -19,28 +19,13 @@ import { execFileSync } from 'node:child_process';
 import type { LoopResult } from '../src/core/loop-types';
 import { DEFAULT_NAMESPACE } from '../src/core/constants';
 import { createWorker } from '../src/workers/worker';
-import { readIterationRecords, startBenchEnv, watchForGates } from './env';
+import { cpuDelta, cpuNow, readIterationRecords, startBenchEnv, watchForGates, type CpuParts } from './env';
 import { percentile, writeResult } from './stats';
 
 const LOOPS = Number(process.env.BENCH_LOOPS ?? 100);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 10);
 const LAYERS = (process.env.BENCH_LAYERS ?? 'on,off').split(',').map((s) => s.trim());
 const TARGETS = { itPerSecOn: 25, onVsOff: 0.6, rssMb: 500 };
-
-/** CPU seconds of this process and of its waited-for children so far (/proc: includes agents, checks and git). */
-function cpuSeconds(): { self: number; children: number } {
-  const u = process.cpuUsage();
-  let children = 0;
-  try {
-    // Fields after the command name: utime(14) stime(15) cutime(16) cstime(17), in clock ticks (100 Hz on Linux).
-    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    children = (Number(f[13]) + Number(f[14])) / 100;
-  } catch {
-    children = NaN;
-  }
-  return { self: (u.user + u.system) / 1e6, children };
-}
 
 /** A git repository with one source file, for one loop. */
 function gitWorkspace(root: string, i: number): string {
@@ -69,7 +54,8 @@ interface RunFigures {
   iterationMs: { p50: number; p95: number };
   overheadMs: { p50: number; p95: number };
   rssMb: { start: number; peak: number; end: number; slopeMbPer100Iterations: number };
-  cpuSecondsPerIteration: { worker: number; children: number };
+  /** CPU seconds per iteration by process: worker, spawn helpers with what they ran, dev server, other. */
+  cpuSecondsPerIteration: CpuParts & { total: number };
 }
 
 async function main(): Promise<void> {
@@ -116,7 +102,7 @@ async function main(): Promise<void> {
       `  layer ${r.layer.padEnd(3)}  ${r.iterationsPerSecond} it/s (${r.iterations} in ${r.wallSeconds}s)  ` +
       `iteration p50 ${r.iterationMs.p50} / p95 ${r.iterationMs.p95} ms  overhead p50 ${r.overheadMs.p50} / p95 ${r.overheadMs.p95} ms  ` +
       `RSS peak ${r.rssMb.peak} MB (slope ${r.rssMb.slopeMbPer100Iterations} MB/100 it)  ` +
-      `CPU/it worker ${r.cpuSecondsPerIteration.worker} s + children ${r.cpuSecondsPerIteration.children} s`,
+      `CPU/it ${r.cpuSecondsPerIteration.total} s (worker ${r.cpuSecondsPerIteration.worker}, spawners ${r.cpuSecondsPerIteration.spawners}, server ${r.cpuSecondsPerIteration.server}, other ${r.cpuSecondsPerIteration.other})`,
   );
   process.stdout.write(
     [
@@ -141,7 +127,7 @@ async function main(): Promise<void> {
     };
     sample();
     const timer = setInterval(sample, 250);
-    const cpu0 = cpuSeconds();
+    const cpu0 = cpuNow();
     const t0 = Date.now();
     try {
       const results = await watchForGates(
@@ -184,7 +170,7 @@ async function main(): Promise<void> {
         },
       );
       const wallMs = Date.now() - t0;
-      const cpu1 = cpuSeconds();
+      const cpu = cpuDelta(cpu0, cpuNow());
       sample();
       const bad = results.filter((r) => r.status !== 'accepted' || r.iterations !== ITERATIONS);
       if (bad.length)
@@ -213,8 +199,11 @@ async function main(): Promise<void> {
           slopeMbPer100Iterations: Number.isFinite(slope) ? +(slope * 100).toFixed(1) : 0,
         },
         cpuSecondsPerIteration: {
-          worker: +((cpu1.self - cpu0.self) / n).toFixed(4),
-          children: +((cpu1.children - cpu0.children) / n).toFixed(4),
+          worker: +(cpu.worker / n).toFixed(4),
+          spawners: +(cpu.spawners / n).toFixed(4),
+          server: +(cpu.server / n).toFixed(4),
+          other: +(cpu.other / n).toFixed(4),
+          total: +((cpu.worker + cpu.spawners + cpu.server + cpu.other) / n).toFixed(4),
         },
       };
     } finally {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import execa from 'execa';
+import { spawnerEnabled, startLogged } from './spawner';
 
 /** Options of {@link runLogged}. */
 export interface RunLoggedOptions {
@@ -79,6 +80,7 @@ export function killLeftover(pidFile: string): number | undefined {
  */
 export async function runLogged(o: RunLoggedOptions): Promise<RunLoggedResult> {
   fs.mkdirSync(path.dirname(o.stdoutPath), { recursive: true });
+  if (spawnerEnabled()) return runLoggedByHelper(o);
   const started = Date.now();
   const out = fs.createWriteStream(o.stdoutPath);
   const err = fs.createWriteStream(o.stderrPath);
@@ -151,6 +153,90 @@ export async function runLogged(o: RunLoggedOptions): Promise<RunLoggedResult> {
     durationMs: Date.now() - started,
   };
 }
+
+/**
+ * {@link runLogged} through a spawn helper (see spawner/): the helper forks, the process writes straight to the two
+ * files, and this process keeps the deadline, the heartbeats and the kills (by process group, from the pid).
+ */
+async function runLoggedByHelper(o: RunLoggedOptions): Promise<RunLoggedResult> {
+  const started = Date.now();
+  let timedOut = false;
+  let cancelled = false;
+  let stopping = false;
+  let pid: number | undefined;
+  const child = startLogged({
+    file: o.file,
+    args: o.args,
+    shell: o.shell,
+    cwd: o.cwd,
+    // As execa did: the given variables on top of this process's environment.
+    env: { ...process.env, ...o.env },
+    input: o.input,
+    stdoutPath: o.stdoutPath,
+    stderrPath: o.stderrPath,
+  });
+  const stop = (): void => {
+    stopping = true;
+    if (!pid) return;
+    const p = pid;
+    killGroup(p, 'SIGTERM');
+    setTimeout(() => killGroup(p, 'SIGKILL'), KILL_GRACE_MS).unref();
+  };
+  void child.pid.then((p) => {
+    pid = p;
+    if (!p) return;
+    if (o.pidFile) fs.writeFileSync(o.pidFile, String(p));
+    if (stopping) stop();
+  });
+  const bytes = (): number => fileSize(o.stdoutPath) + fileSize(o.stderrPath);
+  const timers: NodeJS.Timeout[] = [];
+  if (o.deadlineMs > 0)
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
+        stop();
+      }, o.deadlineMs),
+    );
+  if (o.onHeartbeat) {
+    const hb = o.onHeartbeat;
+    timers.push(setInterval(() => hb({ bytes: bytes(), elapsedMs: Date.now() - started }), o.heartbeatEveryMs ?? 1000));
+  }
+  const onAbort = (): void => {
+    cancelled = true;
+    stop();
+  };
+  if (o.signal) {
+    if (o.signal.aborted) onAbort();
+    else o.signal.addEventListener('abort', onAbort, { once: true });
+  }
+  let r: Awaited<typeof child.done>;
+  try {
+    r = await child.done;
+  } finally {
+    for (const t of timers) clearTimeout(t);
+    o.signal?.removeEventListener('abort', onAbort);
+  }
+  // Children of the agent may still hold the group: make sure nothing outlives the run.
+  killGroup(pid, 'SIGKILL');
+  if (o.pidFile) fs.rmSync(o.pidFile, { force: true });
+  return {
+    exitCode: r.exitCode,
+    signal: r.signal,
+    timedOut,
+    cancelled,
+    spawnError: r.spawnError && !timedOut && !cancelled ? r.spawnError : undefined,
+    bytes: bytes(),
+    durationMs: Date.now() - started,
+  };
+}
+
+const fileSize = (file: string): number => {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+};
 
 /** Resolves once a child's output pipe has ended (at most 2 s after the group was killed). */
 function drained(s: NodeJS.ReadableStream | null | undefined): Promise<void> {

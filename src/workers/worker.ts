@@ -6,6 +6,7 @@ import { SearchAttributes } from '../core/constants';
 import { hostTaskQueue } from '../core/hosts';
 import { NoServerError } from '../client/errors';
 import { secretsCodec } from '../client/secrets-codec';
+import { prebuiltWorkflowBundle } from './workflow-bundle';
 
 /** Options of {@link createWorker}. */
 export interface CreateWorkerOptions {
@@ -38,6 +39,15 @@ export function workerActivities(hostId?: string): typeof activities {
 export const workerIdentity = (hostId: string | undefined): string =>
   `ralph${hostId ? `@${hostId}` : ''}/${process.pid}@${os.hostname()}`;
 
+/** The workflow code: a given bundle, else the one the build wrote (when fresh), else bundle at start. */
+function workflowCode(
+  given: CreateWorkerOptions['workflowBundle'],
+): { workflowBundle: NonNullable<CreateWorkerOptions['workflowBundle']> } | { workflowsPath: string } {
+  if (given) return { workflowBundle: given };
+  const codePath = prebuiltWorkflowBundle();
+  return codePath ? { workflowBundle: { codePath } } : { workflowsPath: require.resolve('../workflows') };
+}
+
 /** Creates a worker that runs the ralph workflows and activities on the shared queue. */
 export async function createWorker(o: CreateWorkerOptions): Promise<Worker> {
   return Worker.create({
@@ -48,7 +58,7 @@ export async function createWorker(o: CreateWorkerOptions): Promise<Worker> {
     activities: workerActivities(o.hostId),
     // Same codec as the client: agent.env values are encrypted in every payload the worker sends.
     dataConverter: { payloadCodecs: [secretsCodec()] },
-    ...(o.workflowBundle ? { workflowBundle: o.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
+    ...workflowCode(o.workflowBundle),
     // Activities are cancelled on shutdown; give agents time to be killed cleanly (the default is 0).
     shutdownGraceTime: o.shutdownGraceTime ?? '10 seconds',
     maxConcurrentActivityTaskExecutions: o.maxConcurrentActivityTaskExecutions ?? 20,

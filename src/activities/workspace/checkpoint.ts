@@ -5,8 +5,10 @@ import execa from 'execa';
 import { diffSnapshots, type SnapshotKind, type WorkspaceSnapshot } from '../../core/snapshot-diff';
 import { loopDir, writeJsonAtomic } from '../artifacts';
 import { readObject, restoreFromStore, scanDir, storeSnapshot, type StoreManifest } from './checkpoint-store';
+import { execProcess } from '../spawner';
 import {
   STATE_DIR_NAME,
+  baseEnv,
   git,
   gitHead,
   gitProbe,
@@ -637,13 +639,16 @@ export async function readBlobs(
   const out = new Map<string, string | undefined>();
   const unique = [...new Set(ids)];
   if (!unique.length) return out;
-  const r = await execa('git', ['cat-file', '--batch'], {
+  const args = ['cat-file', '--batch'];
+  const r = await execProcess('git', args, {
     cwd: workspace,
+    env: baseEnv(),
     input: unique.map((id) => `${id}\n`).join(''),
-    encoding: null,
     maxBuffer: 512 * 1024 * 1024,
   });
-  const buf = r.stdout as unknown as Buffer;
+  if (r.exitCode !== 0 || r.truncated)
+    throw new WorkspaceGitError(workspace, args, r.exitCode, r.spawnError ?? r.stderr.toString('utf8'));
+  const buf = r.stdout;
   let pos = 0;
   for (const id of unique) {
     const nl = buf.indexOf(10, pos);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import execa from 'execa';
+import { execProcess } from '../spawner';
 import type { WorkspaceSnapshot } from '../../core/snapshot-diff';
 
 export type { WorkspaceSnapshot } from '../../core/snapshot-diff';
@@ -42,7 +42,7 @@ export const isStatePath = (p: string): boolean => p === STATE_DIR_NAME || p.sta
 
 // The parent's GIT_DIR/GIT_INDEX_FILE (e.g. a worker started from a git hook) would point git at another repo;
 // GIT_OPTIONAL_LOCKS=0 stops `git status` from refreshing (writing) the user's index behind the agent's back.
-const baseEnv = (): NodeJS.ProcessEnv => {
+export const baseEnv = (): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
   for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_PREFIX', 'GIT_COMMON_DIR']) delete env[k];
   return env;
@@ -56,23 +56,8 @@ export interface GitOptions {
 
 /** Runs git in `cwd` and returns its stdout (untrimmed); throws {@link WorkspaceGitError} on failure. */
 export async function git(cwd: string, args: string[], o: GitOptions = {}): Promise<string> {
-  const r = await execa('git', args, {
-    cwd,
-    env: { ...baseEnv(), ...o.env },
-    extendEnv: false,
-    input: o.input,
-    stdin: o.input === undefined ? 'ignore' : undefined,
-    reject: false,
-    stripFinalNewline: false,
-    maxBuffer: 1 << 30,
-  });
-  if (r.exitCode !== 0)
-    throw new WorkspaceGitError(
-      cwd,
-      args,
-      r.exitCode ?? null,
-      r.stderr || ((r as { shortMessage?: string }).shortMessage ?? ''),
-    );
+  const r = await gitResult(cwd, args, o);
+  if (r.exitCode !== 0) throw new WorkspaceGitError(cwd, args, r.exitCode, r.stderr);
   return r.stdout;
 }
 
@@ -85,17 +70,12 @@ export interface GitResult {
 
 /** Runs git in `cwd` like {@link git}, but returns the exit code, stdout and stderr instead of throwing. */
 export async function gitResult(cwd: string, args: string[], o: GitOptions = {}): Promise<GitResult> {
-  const r = await execa('git', args, {
-    cwd,
-    env: { ...baseEnv(), ...o.env },
-    extendEnv: false,
-    input: o.input,
-    stdin: o.input === undefined ? 'ignore' : undefined,
-    reject: false,
-    stripFinalNewline: false,
-    maxBuffer: 1 << 30,
-  });
-  return { exitCode: r.exitCode ?? null, stdout: r.stdout, stderr: r.stderr };
+  const r = await execProcess('git', args, { cwd, env: { ...baseEnv(), ...o.env }, input: o.input });
+  return {
+    exitCode: r.exitCode,
+    stdout: r.stdout.toString('utf8'),
+    stderr: r.spawnError ? `could not run git: ${r.spawnError}` : r.stderr.toString('utf8'),
+  };
 }
 
 /** What a checkpoint needs to know about a workspace's git repository, from a single `git rev-parse`. */
@@ -112,7 +92,7 @@ export interface GitProbe {
 
 /** Answers "git work tree?", "which index?" and "which HEAD?" with one process (it exits 1 before the first commit). */
 export async function gitProbe(workspace: string): Promise<GitProbe> {
-  const r = await execa(
+  const r = await execProcess(
     'git',
     [
       'rev-parse',
@@ -125,14 +105,8 @@ export async function gitProbe(workspace: string): Promise<GitProbe> {
       '-q',
       'HEAD^{commit}',
     ],
-    {
-      cwd: workspace,
-      env: baseEnv(),
-      extendEnv: false,
-      stdin: 'ignore',
-      reject: false,
-    },
-  ).catch(() => ({ stdout: '' }));
+    { cwd: workspace, env: baseEnv() },
+  ).catch(() => ({ stdout: Buffer.alloc(0) }));
   const [inside, indexPath, excludePath, head] = String(r.stdout ?? '').split('\n');
   return {
     inside: inside === 'true',

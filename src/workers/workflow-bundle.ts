@@ -1,0 +1,64 @@
+/**
+ * The workflow code bundled once at build time (`npm run build` writes `dist/workflow-bundle.js`), so a worker does
+ * not run webpack at start: starting is faster and the worker's resident memory is ~90 MB smaller (bench:fleet), since
+ * webpack's heap is never allocated in the long-lived process.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+
+/** Where the build writes the bundle: next to the compiled sources (`dist/workflow-bundle.js`). */
+export const WORKFLOW_BUNDLE_PATH = path.resolve(__dirname, '..', '..', 'workflow-bundle.js');
+
+/** Compiled folders whose code goes into the bundle: a file newer than the bundle makes it stale. */
+const BUNDLED_DIRS = ['workflows', 'core'].map((d) => path.resolve(__dirname, '..', d));
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) newest = Math.max(newest, newestMtime(p));
+    else if (e.name.endsWith('.js')) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * The prebuilt bundle's path when this is compiled code and the bundle is at least as new as every workflow and core
+ * file; undefined otherwise (ts-jest, a `tsc --watch` that rebuilt a workflow since): the worker then bundles itself.
+ */
+export function prebuiltWorkflowBundle(): string | undefined {
+  if (!__filename.endsWith('.js')) return undefined;
+  try {
+    const built = fs.statSync(WORKFLOW_BUNDLE_PATH).mtimeMs;
+    return BUNDLED_DIRS.every((d) => newestMtime(d) <= built) ? WORKFLOW_BUNDLE_PATH : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the bundle (the build's last step). */
+export async function writeWorkflowBundle(): Promise<string> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../workflows'),
+    logger: {
+      info: () => undefined,
+      warn: () => undefined,
+      error: console.error,
+      debug: () => undefined,
+      trace: () => undefined,
+      log: () => undefined,
+    },
+  });
+  const tmp = `${WORKFLOW_BUNDLE_PATH}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, code);
+  fs.renameSync(tmp, WORKFLOW_BUNDLE_PATH);
+  return WORKFLOW_BUNDLE_PATH;
+}
+
+if (require.main === module) {
+  writeWorkflowBundle().catch((e: unknown) => {
+    process.stderr.write(`could not bundle the workflows: ${(e as Error).message}\n`);
+    process.exitCode = 1;
+  });
+}
