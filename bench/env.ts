@@ -2,6 +2,7 @@
  * The environment the loop benchmarks run in: a local Temporal dev server with the loop's search attributes, workers
  * on it, and a workspace with a scripted agent whose iteration records are read back afterwards.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,7 +69,7 @@ export async function startBenchEnv(o: { logLevel?: 'WARN' | 'ERROR'; extraArgs?
  * Makes a temp workspace whose scripted agent (script.json) writes the file `done` at iteration `doneAt` and nothing
  * before it, and returns its path.
  */
-export function scriptedWorkspace(prefix: string, doneAt: number): string {
+export function scriptedWorkspace(prefix: string, doneAt: number, o: { git?: boolean } = {}): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   fs.writeFileSync(
     path.join(ws, 'script.json'),
@@ -79,6 +80,21 @@ export function scriptedWorkspace(prefix: string, doneAt: number): string {
       default: [{ run: 'echo "export const v$RALPH_ITERATION = $RALPH_ITERATION;" >> work.ts' }],
     }),
   );
+  if (o.git) {
+    // A small git repository: a few source files, committed, the state folder ignored.
+    fs.mkdirSync(path.join(ws, 'src'));
+    for (let i = 0; i < 20; i++) fs.writeFileSync(path.join(ws, 'src', `m${i}.ts`), `export const m${i} = ${i};\n`);
+    fs.writeFileSync(path.join(ws, '.gitignore'), '.ralph/\n');
+    const git = (...a: string[]): void => {
+      execFileSync('git', ['-c', 'user.email=b@b', '-c', 'user.name=b', '-c', 'commit.gpgsign=false', ...a], {
+        cwd: ws,
+        stdio: 'ignore',
+      });
+    };
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'init');
+  }
   return ws;
 }
 
