@@ -98,13 +98,19 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
   // and its ref are still being recorded.
   const preCommitOf = async (): Promise<string> => input.preCommit ?? (await checkpointFiles(at(input.pre))).commit!;
   let diffP: Promise<CommitChange[]> | undefined;
-  const post = await createCheckpoint(at(input.post), {
+  let treeWritten: (tree: string) => void = () => undefined;
+  const treeP = new Promise<string>((resolve) => (treeWritten = resolve));
+  const postP = createCheckpoint(at(input.post), {
     onTree: (tree) => {
       diffP = preCommitOf().then((pre) => diffCommits(input.workspace, pre, tree));
       diffP.catch(() => undefined);
+      treeWritten(tree);
     },
   });
-  const git = post.kind === 'git' && post.commit !== null;
+  postP.catch(() => undefined);
+  // Git: the detectors start from the tree, while the commit and its ref are still being recorded (awaited below).
+  const postTree = await Promise.race([treeP, postP.then((p) => (p.kind === 'git' ? p.tree : undefined))]);
+  const git = diffP !== undefined && postTree !== undefined;
   // Blob ids of the changed files on each side, and a signature of the whole post-run state.
   const beforeFiles: Record<string, string> = {};
   const afterFiles: Record<string, string> = {};
@@ -112,13 +118,12 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
   const d: { added: string[]; modified: string[]; deleted: string[] } = { added: [], modified: [], deleted: [] };
   if (git) {
     // One diff-tree between the two commits: no full file listing of either side.
-    const changes = diffP ? await diffP : await diffCommits(input.workspace, await preCommitOf(), post.commit!);
-    for (const c of changes) {
+    for (const c of await diffP!) {
       (c.status === 'A' ? d.added : c.status === 'D' ? d.deleted : d.modified).push(c.path);
       if (c.before) beforeFiles[c.path] = c.before;
       if (c.after) afterFiles[c.path] = c.after;
     }
-    stateSig = (post.tree ?? post.commit!).slice(0, 16);
+    stateSig = postTree.slice(0, 16);
   } else {
     const [pre, postFiles] = await Promise.all([checkpointFiles(at(input.pre)), checkpointFiles(at(input.post))]);
     Object.assign(d, diffSnapshots(pre, postFiles));
@@ -204,6 +209,7 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
     );
   }
 
+  const post = await postP;
   let pushed: boolean | undefined;
   let pushError: string | undefined;
   if (input.pushTo && git) {

@@ -12,7 +12,6 @@ import {
   git,
   gitHead,
   gitProbe,
-  gitResult,
   type GitProbe,
   gitPrefix,
   isStatePath,
@@ -364,12 +363,11 @@ async function buildCommit(
     await git(workspace, ['read-tree', ...(h ? [h] : ['--empty'])], { env });
   };
   if (!prev) await seedIndex();
-  const changed = await addAllButState(workspace, env);
+  let { changed, tree } = await addAndWriteTree(workspace, env);
   if (prev && changed.some((p) => path.posix.basename(p) === '.gitignore')) {
     await seedIndex();
-    await addAllButState(workspace, env);
+    ({ tree } = await addAndWriteTree(workspace, env));
   }
-  const tree = (await git(workspace, ['write-tree'], { env })).trim();
   hooks.onTree?.(tree);
   if (prev && prev.tree === tree) return { commit: prev.commit, tree };
   const commitTree = (parent: string | null): Promise<string> =>
@@ -421,24 +419,41 @@ export async function diffCommits(workspace: string, from: string, to: string): 
   return changes;
 }
 
+/** Exit code of the script of {@link addAndWriteTree} when `write-tree` failed (after `add` ran). */
+const WRITE_TREE_FAILED = 97;
+
 /**
- * `git add -A` of the workspace without the state folder, into the given index; returns the paths it staged or
- * removed (from `--verbose`). Git stages everything else but exits 1 when `.gitignore` already ignores the excluded
- * folder ("The following paths are ignored..."): that exact complaint is not a failure.
+ * `git add -A` of the workspace without the state folder into the given index, then `git write-tree`, both from one
+ * `sh` (one process started from the worker instead of two: each start costs more than either command on a small
+ * repository). Returns the paths `add` staged or removed (from `--verbose`) and the tree. Git stages everything else
+ * but exits 1 when `.gitignore` already ignores the excluded folder ("The following paths are ignored..."): that
+ * exact complaint is not a failure.
  */
-async function addAllButState(workspace: string, env: Record<string, string>): Promise<string[]> {
-  const args = ['add', '-A', '--verbose', '--', '.', `:(exclude)${STATE_DIR_NAME}`];
-  const r = await gitResult(workspace, args, { env });
+async function addAndWriteTree(
+  workspace: string,
+  env: Record<string, string>,
+): Promise<{ changed: string[]; tree: string }> {
+  const addArgs = ['add', '-A', '--verbose', '--', '.', `:(exclude)${STATE_DIR_NAME}`];
+  const script = `git "$@"; s=$?; t=$(git write-tree) || exit ${WRITE_TREE_FAILED}; echo "$t"; exit $s`;
+  const r = await execProcess('sh', ['-c', script, 'sh', ...addArgs], {
+    cwd: workspace,
+    env: { ...baseEnv(), ...env },
+  });
+  const stdout = r.stdout.toString('utf8');
+  const stderr = r.spawnError ? `could not run sh: ${r.spawnError}` : r.stderr.toString('utf8');
+  if (r.exitCode === WRITE_TREE_FAILED) throw new WorkspaceGitError(workspace, ['write-tree'], r.exitCode, stderr);
   if (r.exitCode !== 0) {
     const onlyIgnored =
-      r.exitCode === 1 && /following paths are ignored/.test(r.stderr) && !/^(fatal|error):/m.test(r.stderr);
-    if (!onlyIgnored) throw new WorkspaceGitError(workspace, args, r.exitCode, r.stderr);
+      r.exitCode === 1 && /following paths are ignored/.test(stderr) && !/^(fatal|error):/m.test(stderr);
+    if (!onlyIgnored) throw new WorkspaceGitError(workspace, addArgs, r.exitCode, stderr);
   }
+  const lines = stdout.split('\n').filter(Boolean);
+  const tree = lines.pop() ?? '';
+  if (!/^[0-9a-f]{40,64}$/.test(tree))
+    throw new WorkspaceGitError(workspace, ['write-tree'], r.exitCode, stderr || stdout);
   // "add 'path'" / "remove 'path'"; git quotes unusual names C-style, which only needs the basename test to work.
-  return r.stdout
-    .split('\n')
-    .map((l) => /^(?:add|remove) '(.*)'$/.exec(l)?.[1])
-    .filter((p): p is string => p !== undefined);
+  const changed = lines.map((l) => /^(?:add|remove) '(.*)'$/.exec(l)?.[1]).filter((p): p is string => p !== undefined);
+  return { changed, tree };
 }
 
 /** Removes files, then the folders that removal left empty (up to, not including, the workspace). */
