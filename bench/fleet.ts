@@ -4,18 +4,19 @@
  * N loops (BENCH_LOOPS, default 100) of K iterations each (BENCH_ITERATIONS, default 10) started at once on one worker
  * of one dev server, with a trivial shell agent through the `command` adapter (it appends a line naming the iteration
  * to a source file, and writes `done` at iteration K) and `test -f done` as the completion check, each loop in its own
- * git workspace. Run with the anti-laziness layer on and off (BENCH_LAYERS, default `on,off`), one after the other on
- * the same server and worker. Per run: iterations per second (wall time from starting the loops to the last result,
- * starting included), iteration latency p50/p95 and orchestration overhead (iteration minus agent and check), the
- * worker process's peak RSS and its RSS trend over the run (the soak: MB per 100 iterations over the second half),
- * and CPU seconds per iteration of the worker process and of its child processes (agents, checks, git).
+ * git workspace. Run with the anti-laziness layer on and off (BENCH_LAYERS, default `on,off`), each in a fresh process
+ * with its own dev server and worker. Per run: iterations per second (wall time from starting the loops to the last
+ * result, starting included), iteration latency p50/p95 and orchestration overhead (iteration minus agent and check),
+ * the worker process's peak RSS and its RSS trend over the run (the soak: MB per 100 iterations over the second half),
+ * and CPU seconds per iteration by process: the worker, the spawn helpers with the git, agent and check processes they
+ * ran, and the dev server (they share the machine's cores, so together they bound the rate).
  * Targets: >= 25 it/s with the layer on and >= 0.6x the rate with it off; RSS <= 500 MB at 100 loops and flat.
  * Figures go to bench/results/fleet.json.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import type { LoopResult } from '../src/core/loop-types';
 import { DEFAULT_NAMESPACE } from '../src/core/constants';
 import { createWorker } from '../src/workers/worker';
@@ -58,29 +59,35 @@ interface RunFigures {
   cpuSecondsPerIteration: CpuParts & { total: number };
 }
 
+/**
+ * Each layer runs in a fresh process (its own dev server and worker) when more than one is asked for: the second
+ * layer must not inherit the first one's heap, caches and server history, or its RSS and rate say little.
+ */
 async function main(): Promise<void> {
-  const bench = await startBenchEnv();
-  const { env } = bench;
-  const taskQueue = 'bench-fleet';
-  const worker = await createWorker({
-    connection: env.nativeConnection,
-    namespace: DEFAULT_NAMESPACE,
-    taskQueue,
-  });
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-bench-fleet-'));
-  const runs: RunFigures[] = [];
-  try {
-    await worker.runUntil(async () => {
-      for (const layer of LAYERS) {
-        if (layer !== 'on' && layer !== 'off') throw new Error(`BENCH_LAYERS: '${layer}' is not on or off`);
-        runs.push(await fleetRun(layer, path.join(root, layer)));
-      }
-    });
-  } finally {
-    await bench.teardown();
-    fs.rmSync(root, { recursive: true, force: true });
+  for (const layer of LAYERS)
+    if (layer !== 'on' && layer !== 'off') throw new Error(`BENCH_LAYERS: '${layer}' is not on or off`);
+  const childOut = process.env.BENCH_FLEET_CHILD_OUT;
+  if (childOut) {
+    const r = await runLayers(LAYERS as ('on' | 'off')[]);
+    fs.writeFileSync(childOut, JSON.stringify(r.runs));
+    return;
   }
-
+  let runs: RunFigures[];
+  let temporalBin: string | undefined;
+  if (LAYERS.length === 1) ({ runs, temporalBin } = await runLayers(LAYERS as ('on' | 'off')[]));
+  else {
+    runs = [];
+    for (const layer of LAYERS) {
+      const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-bench-fleet-out-')), 'runs.json');
+      const r = spawnSync(process.execPath, [__filename], {
+        env: { ...process.env, BENCH_LAYERS: layer, BENCH_FLEET_CHILD_OUT: out },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+      if (r.status !== 0) throw new Error(`the layer-${layer} run exited ${r.status ?? r.signal}`);
+      runs.push(...(JSON.parse(fs.readFileSync(out, 'utf8')) as RunFigures[]));
+      fs.rmSync(path.dirname(out), { recursive: true, force: true });
+    }
+  }
   const on = runs.find((r) => r.layer === 'on');
   const off = runs.find((r) => r.layer === 'off');
   const ratio = on && off ? +(on.iterationsPerSecond / off.iterationsPerSecond).toFixed(2) : undefined;
@@ -94,7 +101,7 @@ async function main(): Promise<void> {
       rss: runs.every((r) => r.rssMb.peak <= TARGETS.rssMb),
     },
     machine: { cpus: os.cpus().length, load: os.loadavg().map((l) => +l.toFixed(2)), node: process.version },
-    temporal: bench.temporalBin ?? 'sdk-download',
+    temporal: temporalBin ?? process.env.TEMPORAL_CLI_PATH ?? 'found by scripts/temporal-bin.js',
     at: new Date().toISOString(),
   });
   const lines = runs.map(
@@ -114,6 +121,29 @@ async function main(): Promise<void> {
       .filter(Boolean)
       .join('\n') + '\n',
   );
+}
+
+/** Runs the layers one after the other on one fresh dev server and worker of this process. */
+async function runLayers(layers: ('on' | 'off')[]): Promise<{ runs: RunFigures[]; temporalBin?: string }> {
+  const bench = await startBenchEnv();
+  const { env } = bench;
+  const taskQueue = 'bench-fleet';
+  const worker = await createWorker({
+    connection: env.nativeConnection,
+    namespace: DEFAULT_NAMESPACE,
+    taskQueue,
+  });
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-bench-fleet-'));
+  const runs: RunFigures[] = [];
+  try {
+    await worker.runUntil(async () => {
+      for (const layer of layers) runs.push(await fleetRun(layer, path.join(root, layer)));
+    });
+  } finally {
+    await bench.teardown();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  return { runs, temporalBin: bench.temporalBin };
 
   async function fleetRun(layer: 'on' | 'off', dir: string): Promise<RunFigures> {
     fs.mkdirSync(dir, { recursive: true });

@@ -101,8 +101,10 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
   let treeWritten: (tree: string) => void = () => undefined;
   const treeP = new Promise<string>((resolve) => (treeWritten = resolve));
   const postP = createCheckpoint(at(input.post), {
-    onTree: (tree) => {
-      diffP = preCommitOf().then((pre) => diffCommits(input.workspace, pre, tree));
+    // The pre-run commit known: the diff comes with the tree, from the same process.
+    diffFrom: input.preCommit ?? undefined,
+    onTree: (tree, diff) => {
+      diffP = diff ? Promise.resolve(diff) : preCommitOf().then((pre) => diffCommits(input.workspace, pre, tree));
       diffP.catch(() => undefined);
       treeWritten(tree);
     },

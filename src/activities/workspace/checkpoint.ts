@@ -184,7 +184,12 @@ export interface CreateCheckpointHooks {
    * Called with the checkpoint's tree id (git workspaces) as soon as it is written, before the commit and the ref:
    * a caller can start diffing against it meanwhile.
    */
-  onTree?: (tree: string) => void;
+  onTree?: (tree: string, diff?: CommitChange[]) => void;
+  /**
+   * A commit to diff the new tree against (git workspaces): the same process that writes the tree runs the
+   * `diff-tree`, and `onTree` gets its changes (saves starting one more process on the detection pass's path).
+   */
+  diffFrom?: string;
 }
 
 /**
@@ -363,12 +368,12 @@ async function buildCommit(
     await git(workspace, ['read-tree', ...(h ? [h] : ['--empty'])], { env });
   };
   if (!prev) await seedIndex();
-  let { changed, tree } = await addAndWriteTree(workspace, env);
+  let { changed, tree, diff } = await addAndWriteTree(workspace, env, hooks.diffFrom);
   if (prev && changed.some((p) => path.posix.basename(p) === '.gitignore')) {
     await seedIndex();
-    ({ tree } = await addAndWriteTree(workspace, env));
+    ({ tree, diff } = await addAndWriteTree(workspace, env, hooks.diffFrom));
   }
-  hooks.onTree?.(tree);
+  hooks.onTree?.(tree, diff);
   if (prev && prev.tree === tree) return { commit: prev.commit, tree };
   const commitTree = (parent: string | null): Promise<string> =>
     git(
@@ -399,7 +404,11 @@ export interface CommitChange {
  * The state folder and submodules are left out.
  */
 export async function diffCommits(workspace: string, from: string, to: string): Promise<CommitChange[]> {
-  const out = await git(workspace, ['diff-tree', '-r', '-z', '--no-renames', '--relative', from, to]);
+  return parseDiffTree(await git(workspace, ['diff-tree', '-r', '-z', '--no-renames', '--relative', from, to]));
+}
+
+/** Parses `git diff-tree -r -z --no-renames` output (state folder and submodules left out). */
+function parseDiffTree(out: string): CommitChange[] {
   const parts = out.split('\0');
   const changes: CommitChange[] = [];
   for (let i = 0; i + 1 < parts.length; i += 2) {
@@ -419,41 +428,50 @@ export async function diffCommits(workspace: string, from: string, to: string): 
   return changes;
 }
 
-/** Exit code of the script of {@link addAndWriteTree} when `write-tree` failed (after `add` ran). */
+/** Exit codes of the script of {@link addAndWriteTree} when `write-tree` or `diff-tree` failed (after `add` ran). */
 const WRITE_TREE_FAILED = 97;
+const DIFF_TREE_FAILED = 98;
 
 /**
- * `git add -A` of the workspace without the state folder into the given index, then `git write-tree`, both from one
- * `sh` (one process started from the worker instead of two: each start costs more than either command on a small
- * repository). Returns the paths `add` staged or removed (from `--verbose`) and the tree. Git stages everything else
- * but exits 1 when `.gitignore` already ignores the excluded folder ("The following paths are ignored..."): that
- * exact complaint is not a failure.
+ * `git add -A` of the workspace without the state folder into the given index, then `git write-tree` (and, given
+ * `diffFrom`, `git diff-tree` from that commit to the new tree), all from one `sh`: one process started from the worker
+ * instead of three, since each start costs more than any of these commands on a small repository. Returns the paths
+ * `add` staged or removed (from `--verbose`), the tree and the diff. Git stages everything else but exits 1 when
+ * `.gitignore` already ignores the excluded folder ("The following paths are ignored..."): that exact complaint is not
+ * a failure.
  */
 async function addAndWriteTree(
   workspace: string,
   env: Record<string, string>,
-): Promise<{ changed: string[]; tree: string }> {
+  diffFrom?: string,
+): Promise<{ changed: string[]; tree: string; diff?: CommitChange[] }> {
   const addArgs = ['add', '-A', '--verbose', '--', '.', `:(exclude)${STATE_DIR_NAME}`];
-  const script = `git "$@"; s=$?; t=$(git write-tree) || exit ${WRITE_TREE_FAILED}; echo "$t"; exit $s`;
+  const script =
+    `git "$@"; s=$?; t=$(git write-tree) || exit ${WRITE_TREE_FAILED}; echo "$t"; ` +
+    `if [ -n "$RALPH_DIFF_FROM" ]; then printf '\\000'; ` +
+    `git diff-tree -r -z --no-renames --relative "$RALPH_DIFF_FROM" "$t" || exit ${DIFF_TREE_FAILED}; fi; exit $s`;
   const r = await execProcess('sh', ['-c', script, 'sh', ...addArgs], {
     cwd: workspace,
-    env: { ...baseEnv(), ...env },
+    env: { ...baseEnv(), ...env, RALPH_DIFF_FROM: diffFrom ?? '' },
   });
-  const stdout = r.stdout.toString('utf8');
+  const out = r.stdout.toString('utf8');
   const stderr = r.spawnError ? `could not run sh: ${r.spawnError}` : r.stderr.toString('utf8');
   if (r.exitCode === WRITE_TREE_FAILED) throw new WorkspaceGitError(workspace, ['write-tree'], r.exitCode, stderr);
+  if (r.exitCode === DIFF_TREE_FAILED)
+    throw new WorkspaceGitError(workspace, ['diff-tree', diffFrom ?? ''], r.exitCode, stderr);
   if (r.exitCode !== 0) {
     const onlyIgnored =
       r.exitCode === 1 && /following paths are ignored/.test(stderr) && !/^(fatal|error):/m.test(stderr);
     if (!onlyIgnored) throw new WorkspaceGitError(workspace, addArgs, r.exitCode, stderr);
   }
-  const lines = stdout.split('\n').filter(Boolean);
+  const nul = diffFrom ? out.indexOf('\0') : -1;
+  const lines = (nul >= 0 ? out.slice(0, nul) : out).split('\n').filter(Boolean);
   const tree = lines.pop() ?? '';
   if (!/^[0-9a-f]{40,64}$/.test(tree))
-    throw new WorkspaceGitError(workspace, ['write-tree'], r.exitCode, stderr || stdout);
+    throw new WorkspaceGitError(workspace, ['write-tree'], r.exitCode, stderr || out);
   // "add 'path'" / "remove 'path'"; git quotes unusual names C-style, which only needs the basename test to work.
   const changed = lines.map((l) => /^(?:add|remove) '(.*)'$/.exec(l)?.[1]).filter((p): p is string => p !== undefined);
-  return { changed, tree };
+  return { changed, tree, diff: nul >= 0 ? parseDiffTree(out.slice(nul + 1)) : undefined };
 }
 
 /** Removes files, then the folders that removal left empty (up to, not including, the workspace). */
