@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import execa from 'execa';
-import { spawnerEnabled, startLogged } from './spawner';
+import { spawnerEnabled, startLogged, type LoggedOptions, type LoggedProcess } from './spawner';
 
 /** Options of {@link runLogged}. */
 export interface RunLoggedOptions {
@@ -75,106 +75,30 @@ export function killLeftover(pidFile: string): number | undefined {
 }
 
 /**
- * Runs a process in its own process group, streaming stdout/stderr to files, heartbeating, and killing the whole
- * group on deadline or abort. Never throws for the child's own failures: they are in the result.
+ * Runs a process in its own process group, its stdout/stderr going to files, heartbeating, and killing the whole
+ * group on deadline or abort. The process is started by a spawn helper (see spawner/), or by this process with
+ * `RALPH_SPAWNER=off`; either way this process keeps the deadline, the heartbeats and the kills (by process group,
+ * from the pid). Never throws for the child's own failures: they are in the result.
  */
 export async function runLogged(o: RunLoggedOptions): Promise<RunLoggedResult> {
   fs.mkdirSync(path.dirname(o.stdoutPath), { recursive: true });
-  if (spawnerEnabled()) return runLoggedByHelper(o);
-  const started = Date.now();
-  const out = fs.createWriteStream(o.stdoutPath);
-  const err = fs.createWriteStream(o.stderrPath);
-  let bytes = 0;
-  let timedOut = false;
-  let cancelled = false;
-  const child = execa(o.file, o.args, {
-    cwd: o.cwd,
-    env: o.env,
-    shell: o.shell,
-    detached: true,
-    buffer: false,
-    reject: false,
-    stdin: o.input !== undefined ? 'pipe' : 'ignore',
-    windowsHide: true,
-  });
-  if (o.input !== undefined && child.stdin) child.stdin.end(o.input);
-  if (o.pidFile && child.pid) fs.writeFileSync(o.pidFile, String(child.pid));
-  child.stdout?.on('data', (b: Buffer) => (bytes += b.length));
-  child.stderr?.on('data', (b: Buffer) => (bytes += b.length));
-  child.stdout?.pipe(out);
-  child.stderr?.pipe(err);
-
-  const stop = (): void => {
-    killGroup(child.pid, 'SIGTERM');
-    setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS).unref();
-  };
-  const timers: NodeJS.Timeout[] = [];
-  if (o.deadlineMs > 0)
-    timers.push(
-      setTimeout(() => {
-        timedOut = true;
-        stop();
-      }, o.deadlineMs),
-    );
-  if (o.onHeartbeat) {
-    const hb = o.onHeartbeat;
-    timers.push(setInterval(() => hb({ bytes, elapsedMs: Date.now() - started }), o.heartbeatEveryMs ?? 1000));
-  }
-  const onAbort = (): void => {
-    cancelled = true;
-    stop();
-  };
-  if (o.signal) {
-    if (o.signal.aborted) onAbort();
-    else o.signal.addEventListener('abort', onAbort, { once: true });
-  }
-  const r = await child;
-  for (const t of timers) clearTimeout(t);
-  o.signal?.removeEventListener('abort', onAbort);
-  // Children of the agent may still hold the group: make sure nothing outlives the run.
-  killGroup(child.pid, 'SIGKILL');
-  // The process may exit before its last output is read: drain both pipes (the byte count and the log file need it).
-  await Promise.all([drained(child.stdout), drained(child.stderr)]);
-  await Promise.all([finished(out), finished(err)]);
-  if (o.pidFile) fs.rmSync(o.pidFile, { force: true });
-  const spawnError =
-    r.failed && r.exitCode === undefined && !r.signal && !timedOut && !cancelled
-      ? ((r as unknown as { originalMessage?: string; shortMessage?: string }).originalMessage ??
-        (r as unknown as { shortMessage?: string }).shortMessage ??
-        'spawn failed')
-      : undefined;
-  return {
-    exitCode: typeof r.exitCode === 'number' ? r.exitCode : null,
-    signal: r.signal ?? null,
-    timedOut,
-    cancelled,
-    spawnError,
-    bytes,
-    durationMs: Date.now() - started,
-  };
-}
-
-/**
- * {@link runLogged} through a spawn helper (see spawner/): the helper forks, the process writes straight to the two
- * files, and this process keeps the deadline, the heartbeats and the kills (by process group, from the pid).
- */
-async function runLoggedByHelper(o: RunLoggedOptions): Promise<RunLoggedResult> {
   const started = Date.now();
   let timedOut = false;
   let cancelled = false;
   let stopping = false;
   let pid: number | undefined;
-  const child = startLogged({
+  const spec: LoggedOptions = {
     file: o.file,
     args: o.args,
     shell: o.shell,
     cwd: o.cwd,
-    // As execa did: the given variables on top of this process's environment.
+    // The given variables on top of this process's environment.
     env: { ...process.env, ...o.env },
     input: o.input,
     stdoutPath: o.stdoutPath,
     stderrPath: o.stderrPath,
-  });
+  };
+  const child = spawnerEnabled() ? startLogged(spec) : startHere(spec);
   const stop = (): void => {
     stopping = true;
     if (!pid) return;
@@ -209,7 +133,7 @@ async function runLoggedByHelper(o: RunLoggedOptions): Promise<RunLoggedResult> 
     if (o.signal.aborted) onAbort();
     else o.signal.addEventListener('abort', onAbort, { once: true });
   }
-  let r: Awaited<typeof child.done>;
+  let r: Awaited<LoggedProcess['done']>;
   try {
     r = await child.done;
   } finally {
@@ -228,6 +152,42 @@ async function runLoggedByHelper(o: RunLoggedOptions): Promise<RunLoggedResult> 
     bytes: bytes(),
     durationMs: Date.now() - started,
   };
+}
+
+/** Starts a logged process from this process (`RALPH_SPAWNER=off`): execa, its output piped into the two files. */
+function startHere(o: LoggedOptions): LoggedProcess {
+  const out = fs.createWriteStream(o.stdoutPath);
+  const err = fs.createWriteStream(o.stderrPath);
+  const child = execa(o.file, o.args, {
+    cwd: o.cwd,
+    env: o.env,
+    extendEnv: false,
+    shell: o.shell,
+    detached: true,
+    buffer: false,
+    reject: false,
+    stdin: o.input !== undefined ? 'pipe' : 'ignore',
+    windowsHide: true,
+  });
+  if (o.input !== undefined && child.stdin) child.stdin.end(o.input);
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(err);
+  const done = (async () => {
+    const r = await child;
+    // Children of the agent may hold the pipes open: kill the group before draining them.
+    killGroup(child.pid, 'SIGKILL');
+    // The process may exit before its last output is read: drain both pipes (the log files need it).
+    await Promise.all([drained(child.stdout), drained(child.stderr)]);
+    await Promise.all([finished(out), finished(err)]);
+    const e = r as unknown as { originalMessage?: string; shortMessage?: string };
+    const started = typeof r.exitCode === 'number' || !!r.signal;
+    return {
+      exitCode: typeof r.exitCode === 'number' ? r.exitCode : null,
+      signal: r.signal ?? null,
+      spawnError: r.failed && !started ? (e.originalMessage ?? e.shortMessage ?? 'spawn failed') : undefined,
+    };
+  })();
+  return { pid: Promise.resolve(child.pid), done };
 }
 
 const fileSize = (file: string): number => {

@@ -180,7 +180,8 @@ export function observeRouting(
   }[],
 ): void {
   for (const e of entries) {
-    if (e.event === 'decision') metrics.routingDecisions.inc({ agent: e.chosen ?? 'base', class: e.domain ?? 'general' });
+    if (e.event === 'decision')
+      metrics.routingDecisions.inc({ agent: e.chosen ?? 'base', class: e.domain ?? 'general' });
     else if (e.event === 'load') {
       const agent = e.chosen ?? e.to ?? 'unknown';
       metrics.agentLoads.inc({ agent, ok: String(e.ok !== false) });

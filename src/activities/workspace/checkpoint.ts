@@ -368,11 +368,12 @@ async function buildCommit(
     await git(workspace, ['read-tree', ...(h ? [h] : ['--empty'])], { env });
   };
   if (!prev) await seedIndex();
-  let { changed, tree, diff } = await addAndWriteTree(workspace, env, hooks.diffFrom);
-  if (prev && changed.some((p) => path.posix.basename(p) === '.gitignore')) {
+  let added = await addAndWriteTree(workspace, env, hooks.diffFrom);
+  if (prev && added.changed.some((p) => path.posix.basename(p) === '.gitignore')) {
     await seedIndex();
-    ({ tree, diff } = await addAndWriteTree(workspace, env, hooks.diffFrom));
+    added = await addAndWriteTree(workspace, env, hooks.diffFrom);
   }
+  const { tree, diff } = added;
   hooks.onTree?.(tree, diff);
   if (prev && prev.tree === tree) return { commit: prev.commit, tree };
   const commitTree = (parent: string | null): Promise<string> =>
