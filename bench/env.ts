@@ -12,6 +12,7 @@ import type { Client } from '@temporalio/client';
 import { DEV_SERVER_DYNAMIC_CONFIG_ARGS, SearchAttributes } from '../src/core/constants';
 import type { IterationRecord, LoopState } from '../src/core/loop-types';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../src/workflows/search-attributes';
+import { livenessInterceptor } from '../src/activities/liveness';
 
 // From dist/bench (the npm scripts) and from bench/ (the jest smoke test) alike: the package root's scripts/.
 const packageRoot = (): string => {
@@ -60,7 +61,9 @@ export async function startBenchEnv(o: { logLevel?: 'WARN' | 'ERROR'; extraArgs?
   return {
     env,
     temporalBin,
-    createWorker: (o) => Worker.create({ connection: env.nativeConnection, ...o }),
+    // The production worker's liveness heartbeats (src/activities/liveness.ts).
+    createWorker: (o) =>
+      Worker.create({ connection: env.nativeConnection, interceptors: { activity: [livenessInterceptor] }, ...o }),
     teardown: () => env.teardown(),
   };
 }

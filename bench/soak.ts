@@ -8,7 +8,8 @@
  * continue-as-new; and the worker's RSS after the soak is compared with its RSS after warm-up.
  *
  * Sizes: SOAK_LOOPS, SOAK_ITERATIONS, SOAK_KILL_MIN_S / SOAK_KILL_MAX_S (kill interval), SOAK_KILL_AT (kills at shares
- * of the progress, e.g. 0.3,0.7), SOAK_SERVER_RESTARTS (2),
+ * of the progress, e.g. 0.3,0.7), SOAK_SERVER_RESTARTS (2), SOAK_AGENT_SLEEP_S (the agent sleeps this long before it
+ * writes its line, default 0: a short soak slows its agent down so the kills land while loops are running),
  * SOAK_SEED. Results: bench/results/soak.json (or SOAK_RESULT_FILE). Exits non-zero, with the reasons, when anything
  * is not exact or a loop does not finish (never waits forever).
  */
@@ -42,6 +43,7 @@ const KILL_AT = (process.env.SOAK_KILL_AT ?? '')
   .filter((x) => x > 0 && x < 1);
 const SERVER_RESTARTS = num('SOAK_SERVER_RESTARTS', 2);
 const DEADLINE_MS = num('SOAK_DEADLINE_S', 3600) * 1000;
+const AGENT_SLEEP_S = num('SOAK_AGENT_SLEEP_S', 0);
 const TASK_QUEUE = 'ralph-soak';
 const WORKER_MAIN = path.resolve(__dirname, '../src/workers/main.js');
 
@@ -99,7 +101,14 @@ function loopInput(ws: string): LoopInputRaw {
   return {
     prompt: `append the iteration number to iters.log until it has ${ITERATIONS} lines`,
     workspace: ws,
-    agent: { adapter: 'command', command: ['sh', '-c', 'echo "$RALPH_ITERATION" >> iters.log'] },
+    agent: {
+      adapter: 'command',
+      command: [
+        'sh',
+        '-c',
+        `${AGENT_SLEEP_S > 0 ? `sleep ${AGENT_SLEEP_S}; ` : ''}echo "$RALPH_ITERATION" >> iters.log`,
+      ],
+    },
     completion: {
       command: `test "$(wc -l < iters.log)" -ge ${ITERATIONS}`,
       checkOn: 'every-iteration',
@@ -176,9 +185,23 @@ async function main(): Promise<void> {
   const results = new Map<string, LoopResult>();
   let rssEnd: number | undefined;
   const problems: Problem[] = [];
+  let lastAsked = 0;
   while (finished.size < loops.length) {
     if (Date.now() - t0 > DEADLINE_MS) {
       problems.push({ loopId: '*', problem: `not finished after ${DEADLINE_MS / 1000} s` });
+      // Say where each unfinished loop stands, so a hang can be told from a slow machine.
+      for (const l of loops.filter((x) => !finished.has(x.id))) {
+        const h = env.client.workflow.getHandle(l.id);
+        const d = await h.describe().catch(() => undefined);
+        const state = await h.query<LoopState>('status').catch(() => undefined);
+        const pending = (d?.raw.pendingActivities ?? [])
+          .map((a) => `${a.activityType?.name} attempt ${a.attempt} ${a.state}`)
+          .join(', ');
+        problems.push({
+          loopId: l.id,
+          problem: `still ${state?.phase ?? '?'} at iteration ${state?.iteration ?? '?'}; pending: ${pending || 'none'}`,
+        });
+      }
       break;
     }
     // Kill only a worker that has made progress since it started (a worker needs seconds to bundle and connect):
@@ -204,11 +227,25 @@ async function main(): Promise<void> {
       env = await server();
       restarts++;
     }
+    // Kills and restarts are decided every 200 ms (a short soak's loops move fast); the loops are asked once a second.
+    await sleep(200);
+    if (Date.now() - lastAsked < 1000) continue;
+    lastAsked = Date.now();
     for (const l of loops) {
       if (finished.has(l.id)) continue;
       try {
         const d = await env.client.workflow.getHandle(l.id).describe();
-        if (d.status.name === 'RUNNING') continue;
+        if (d.status.name === 'RUNNING') {
+          // A soak never expects a human gate: say which one instead of waiting for it until the deadline.
+          if (d.searchAttributes?.RalphAwaitingHuman?.[0] !== true) continue;
+          const state = await env.client.workflow.getHandle(l.id).query<LoopState>('status');
+          finished.add(l.id);
+          problems.push({
+            loopId: l.id,
+            problem: `opened a human gate at iteration ${state.iteration}: ${state.pendingGate?.reason ?? '?'} (${state.pendingGate?.title ?? '?'})`,
+          });
+          continue;
+        }
         finished.add(l.id);
         if (d.status.name === 'COMPLETED')
           results.set(l.id, (await env.client.workflow.getHandle(l.id).result()) as LoopResult);
@@ -218,7 +255,6 @@ async function main(): Promise<void> {
       }
     }
     rssEnd = rssMb(worker?.pid) ?? rssEnd;
-    await sleep(1000);
   }
   const wallS = (Date.now() - t0) / 1000;
 

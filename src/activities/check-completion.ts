@@ -5,6 +5,7 @@ import { attemptSuffix, iterationDir } from './artifacts';
 import { readTail, runLogged } from './process';
 import { appendHookLog } from './hook-log';
 import { logLoopEvent } from '../telemetry/logger';
+import { beat } from './liveness';
 
 /** Input of {@link checkCompletion}. */
 export interface CheckCompletionInput {
@@ -89,7 +90,7 @@ export async function checkCompletion(input: CheckCompletionInput): Promise<Chec
     timeoutSeconds: input.timeoutSeconds,
     outputPath: path.join(dir, `check${sfx}.log`),
     errPath: path.join(dir, `check.stderr${sfx}.log`),
-    onHeartbeat: (p) => ctx.heartbeat(p),
+    onHeartbeat: (p) => beat(ctx, p),
     signal: ctx.cancellationSignal,
   });
   appendHookLog(input.stateDir, [

@@ -16,6 +16,7 @@ import { createCheckpoint, listCheckpoints, rollbackToCheckpoint } from './works
 import { observeAgentRun } from '../telemetry/metrics';
 import { logLoopEvent, registerSecrets } from '../telemetry/logger';
 import { appendHookLog } from './hook-log';
+import { beat, livenessEveryMs } from './liveness';
 
 /** Input of {@link runAgent}. */
 export interface RunAgentInput {
@@ -179,8 +180,8 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
     stderrPath,
     // Stop the agent ourselves just before Temporal's startToClose timeout so it never outlives its attempt.
     deadlineMs: timeoutMs ? Math.max(1000, timeoutMs - 500) : 0,
-    heartbeatEveryMs: hbTimeout ? Math.max(200, Math.min(5000, Math.floor(hbTimeout / 3))) : 5000,
-    onHeartbeat: (p) => ctx.heartbeat(p),
+    heartbeatEveryMs: hbTimeout ? livenessEveryMs(hbTimeout) : 5000,
+    onHeartbeat: (p) => beat(ctx, p),
     signal: ctx.cancellationSignal,
     pidFile,
   });

@@ -6,6 +6,7 @@ import { SearchAttributes } from '../core/constants';
 import { hostTaskQueue } from '../core/hosts';
 import { NoServerError } from '../client/errors';
 import { secretsCodec } from '../client/secrets-codec';
+import { livenessInterceptor } from '../activities/liveness';
 import { prebuiltWorkflowBundle } from './workflow-bundle';
 
 /** Options of {@link createWorker}. */
@@ -58,6 +59,7 @@ export async function createWorker(o: CreateWorkerOptions): Promise<Worker> {
     activities: workerActivities(o.hostId),
     // Same codec as the client: agent.env values are encrypted in every payload the worker sends.
     dataConverter: { payloadCodecs: [secretsCodec()] },
+    interceptors: { activity: [livenessInterceptor] },
     ...workflowCode(o.workflowBundle),
     // Activities are cancelled on shutdown; give agents time to be killed cleanly (the default is 0).
     shutdownGraceTime: o.shutdownGraceTime ?? '10 seconds',
@@ -78,6 +80,7 @@ export async function createHostWorker(o: CreateWorkerOptions & { hostId: string
     activities: workerActivities(o.hostId),
     // The host's activities get encrypted agent.env values too: same codec as the shared queue's worker.
     dataConverter: { payloadCodecs: [secretsCodec()] },
+    interceptors: { activity: [livenessInterceptor] },
     shutdownGraceTime: o.shutdownGraceTime ?? '10 seconds',
     maxConcurrentActivityTaskExecutions: o.maxConcurrentActivityTaskExecutions ?? 20,
   });

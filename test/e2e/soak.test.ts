@@ -17,12 +17,14 @@ describe('npm run soak (short)', () => {
             ...process.env,
             SOAK_LOOPS: '3',
             SOAK_ITERATIONS: '8',
-            SOAK_KILL_MIN_S: '6',
-            SOAK_KILL_MAX_S: '10',
+            SOAK_KILL_MIN_S: '15',
+            SOAK_KILL_MAX_S: '25',
             // However fast the machine: kill the worker at a quarter and at 60 % of the iterations.
             SOAK_KILL_AT: '0.25,0.6',
             SOAK_SERVER_RESTARTS: '1',
             SOAK_DEADLINE_S: '240',
+            // A slower agent, so the kills land while the loops run however fast the machine.
+            SOAK_AGENT_SLEEP_S: '0.3',
             SOAK_RESULT_FILE: resultFile,
           },
           timeout: 300_000,

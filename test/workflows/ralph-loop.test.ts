@@ -61,6 +61,30 @@ describe('ralphLoop', () => {
     await recordHistory(h, id, 'complete-at-3');
   });
 
+  it('keeps a quiet check alive past the heartbeat timeout: the worker beats for it while it runs', async () => {
+    // A check that prints nothing for 3.5 s with a 1 s heartbeat timeout: only the worker's liveness timer
+    // (src/activities/liveness.ts) keeps it from timing out and being retried.
+    const ws = tempWorkspace(
+      { 'check.js': "setTimeout(() => process.exit(require('fs').existsSync('done.txt') ? 0 : 1), 3500)" },
+      { iterations: [[{ write: 'done.txt', content: 'done' }]] },
+    );
+    const id = await h.startLoop(
+      scriptedLoop(ws, {
+        heartbeatTimeoutSeconds: 1,
+        completion: { command: 'node check.js', checkOn: 'every-iteration' },
+      }),
+    );
+    const result = await h.result(id);
+    expect(result).toMatchObject({ status: 'accepted', acceptedBy: 'check', iterations: 1 });
+    const history = await h.env.client.workflow.getHandle(id).fetchHistory();
+    const attempts = (history.events ?? [])
+      .filter((e) => e.activityTaskStartedEventAttributes)
+      .map((e) => e.activityTaskStartedEventAttributes!.attempt);
+    expect(attempts.length).toBeGreaterThan(0);
+    expect(attempts.every((a) => a === 1)).toBe(true);
+    expect((history.events ?? []).some((e) => e.activityTaskTimedOutEventAttributes)).toBe(false);
+  }, 60_000);
+
   it('opens a human gate at max iterations and ends accepted when approved', async () => {
     const ws = tempWorkspace({ 'check.js': 'process.exit(1)' }, { default: [{ print: 'trying' }] });
     const id = await h.startLoop(scriptedLoop(ws, { maxIterations: 2 }));

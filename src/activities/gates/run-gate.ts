@@ -12,6 +12,7 @@ import { diffTestInventory, type TestId } from '../../core/detectors/test-invent
 import { observeGate } from '../../telemetry/metrics';
 import { logLoopEvent } from '../../telemetry/logger';
 import { appendHookLog } from '../hook-log';
+import { beat } from '../liveness';
 
 /** Input of {@link runGate}. */
 export interface RunGateInput {
@@ -40,7 +41,7 @@ export async function runGate(input: RunGateInput): Promise<GateVerdict> {
   const verdict = await runGateIn({
     ...input,
     logDir: path.join(iterationDir(input.stateDir, input.loopId, input.iteration), 'gates'),
-    onHeartbeat: (p) => ctx.heartbeat(p),
+    onHeartbeat: (p) => beat(ctx, p),
     signal: ctx.cancellationSignal,
   });
   // Metrics and the audit trail count the loop's own gate runs (a verification tree's reruns are the verifier's).

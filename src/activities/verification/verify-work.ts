@@ -32,6 +32,7 @@ import {
 import { git, gitPrefix } from '../workspace/snapshot';
 import { BASELINE_LABEL, manifestFile, readManifest, type VerificationManifest } from './manifest';
 import { sha256File, type BaselineIntegrity } from './record-baseline';
+import { beat } from '../liveness';
 
 /** Input of {@link verifyWork}. */
 export interface VerifyWorkInput {
@@ -202,7 +203,7 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
     result.ran = true;
     const tree = await buildTree(input, manifest, work, postLabel, plan, merged);
     try {
-      const heartbeat = ctx ? (p: unknown) => ctx.heartbeat(p) : undefined;
+      const heartbeat = ctx ? (p: unknown) => beat(ctx, p) : undefined;
       const signal = ctx?.cancellationSignal;
       const [check, ...verdicts] = await Promise.all([
         input.command

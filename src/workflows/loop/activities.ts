@@ -134,6 +134,9 @@ function waitForHost<I, R>(
  */
 function sharedActivities(input: LoopInput, host: ActivityOptions = {}): LoopActivities {
   const onHost = host.taskQueue !== undefined;
+  // Every heartbeating activity beats on a timer while its worker lives (src/activities/liveness.ts): the loop's
+  // heartbeat timeout is how soon a dead worker is noticed, whatever the activity was doing when it died.
+  const liveness = input.heartbeatTimeoutSeconds * 1000;
   const hostLocal = onHost
     ? proxyActivities<Acts>({
         ...host,
@@ -148,7 +151,7 @@ function sharedActivities(input: LoopInput, host: ActivityOptions = {}): LoopAct
     proxyActivities<Acts>({
       ...host,
       startToCloseTimeout: `${timeoutSeconds} seconds`,
-      heartbeatTimeout: `${input.heartbeatTimeoutSeconds} seconds`,
+      heartbeatTimeout: liveness,
       // Wait for the agent's process group to be killed before the workflow moves on after an abort.
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
       retry: {
@@ -173,7 +176,7 @@ function sharedActivities(input: LoopInput, host: ActivityOptions = {}): LoopAct
   const { checkCompletion } = proxyActivities<Acts>({
     ...host,
     startToCloseTimeout: `${input.completion.timeoutSeconds + 60} seconds`,
-    heartbeatTimeout: '1 minute',
+    heartbeatTimeout: liveness,
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     retry: { maximumAttempts: 3, initialInterval: '1 second' },
   });
@@ -188,7 +191,7 @@ function sharedActivities(input: LoopInput, host: ActivityOptions = {}): LoopAct
   const { restoreCheckpoint } = proxyActivities<Acts>({
     ...host,
     startToCloseTimeout: '10 minutes',
-    heartbeatTimeout: '2 minutes',
+    heartbeatTimeout: liveness,
     retry: { maximumAttempts: 3, initialInterval: '1 second' },
   });
   // A relocation clones the repository: no heartbeat (git clone reports nothing), a generous limit.
@@ -202,16 +205,16 @@ function sharedActivities(input: LoopInput, host: ActivityOptions = {}): LoopAct
     proxyActivities<Acts>({
       ...host,
       startToCloseTimeout: `${gate.timeoutSeconds + 60} seconds`,
-      heartbeatTimeout: '1 minute',
+      heartbeatTimeout: liveness,
       retry: { maximumAttempts: gate.maxAttempts ?? 2, initialInterval: '1 second' },
     }).runGate;
   // Verification (patch verification-v1): the baseline is a checkpoint and a file listing; the verification run is the
   // completion command and every gate at once in a verification tree, so its limit is the longest of them plus time
-  // to build and remove the tree. Heartbeats come from the commands it runs.
+  // to build and remove the tree. The liveness timer beats throughout, building the tree included.
   const { recordVerificationBaseline, revertProtectedChanges } = proxyActivities<Acts>({
     ...host,
     startToCloseTimeout: '10 minutes',
-    heartbeatTimeout: '5 minutes',
+    heartbeatTimeout: liveness,
     retry: { maximumAttempts: 3, initialInterval: '1 second' },
   });
   const longestCheck = Math.max(
@@ -221,7 +224,7 @@ function sharedActivities(input: LoopInput, host: ActivityOptions = {}): LoopAct
   const { verifyWork } = proxyActivities<Acts>({
     ...host,
     startToCloseTimeout: `${longestCheck + 300} seconds`,
-    heartbeatTimeout: '5 minutes',
+    heartbeatTimeout: liveness,
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     retry: { maximumAttempts: 2, initialInterval: '1 second' },
   });
