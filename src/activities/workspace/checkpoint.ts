@@ -6,6 +6,7 @@ import { diffSnapshots, type SnapshotKind, type WorkspaceSnapshot } from '../../
 import { loopDir, writeJsonAtomic } from '../artifacts';
 import { readObject, restoreFromStore, scanDir, storeSnapshot, type StoreManifest } from './checkpoint-store';
 import { execProcess } from '../spawner';
+import { sameWorkTree, statWorkTree, type TreeStat } from './tree-stat';
 import {
   STATE_DIR_NAME,
   baseEnv,
@@ -190,6 +191,11 @@ export interface CreateCheckpointHooks {
    * `diff-tree`, and `onTree` gets its changes (saves starting one more process on the detection pass's path).
    */
   diffFrom?: string;
+  /**
+   * List the work tree (tree-stat.ts) so that the next checkpoint of the loop in this process can skip git when nothing
+   * changed. Default true; a short-lived process (a tool-call hook) has no next checkpoint and passes false.
+   */
+  listTree?: boolean;
 }
 
 /**
@@ -325,11 +331,32 @@ async function gitCheckpoint(
       .then((t) => JSON.parse(t) as IndexMeta)
       .catch(() => undefined);
     const fresh = !meta || meta.seed !== seed || !fs.existsSync(f.index);
+    // Listed before git reads the tree (see tree-stat.ts): the proof the next checkpoint may reuse this one.
+    const listing =
+      hooks.listTree === false ? undefined : statWorkTree(workspace, [path.join(workspace, STATE_DIR_NAME), stateDir]);
+    if (!fresh && listing) {
+      const reused = await unchangedSince(f.index, seed, meta, listing, workspace, hooks);
+      if (reused) return reused;
+    }
+    listings.delete(f.index);
     // The meta goes first: a crash between the index write and the meta write must not leave a trusted, stale meta.
     await fs.promises.rm(f.meta, { force: true });
     const env = { GIT_INDEX_FILE: f.index };
-    const r = await buildCommit(workspace, env, userIndex, probe.head, label, fresh ? undefined : meta, hooks);
+    let diff: CommitChange[] | undefined;
+    const r = await buildCommit(workspace, env, userIndex, probe.head, label, fresh ? undefined : meta, {
+      ...hooks,
+      onTree: (tree, d) => {
+        diff = d;
+        hooks.onTree?.(tree, d);
+      },
+    });
     writeJsonAtomic(f.meta, { seed, tree: r.tree, commit: r.commit, label } satisfies IndexMeta);
+    if (listing) {
+      const blobs = new Map<string, string>();
+      for (const c of diff ?? []) if (c.after) blobs.set(c.path, c.after);
+      listings.set(f.index, { listing, blobs, seed, commit: r.commit, tree: r.tree, index: await statSig(f.index) });
+      if (listings.size > MAX_LISTINGS) listings.delete(listings.keys().next().value!);
+    }
     return r;
   } catch (e) {
     // A damaged index is rebuilt from the user's next time.
@@ -338,6 +365,44 @@ async function gitCheckpoint(
   } finally {
     await release();
   }
+}
+
+/** The work tree as listed before a loop's last checkpoint, by the loop's index file (this process only). */
+interface LastListing {
+  listing: TreeStat;
+  /** Blob ids the checkpoint's diff named, for files that were racy when listed. */
+  blobs: Map<string, string>;
+  seed: string;
+  commit: string;
+  tree: string;
+  /** The index file's stat signature after that checkpoint: a hook checkpoint in between changes it. */
+  index: string;
+}
+const listings = new Map<string, LastListing>();
+/** Listings kept (the most recently written; a worker runs ~100 loops at once): bounds memory over finished loops. */
+const MAX_LISTINGS = 500;
+
+/**
+ * The previous checkpoint of the loop again, when the work tree provably did not change since it was listed (and
+ * neither did the loop's index, the user's index or exclude file, nor the commit `hooks.diffFrom` names, if any);
+ * undefined otherwise (git decides).
+ */
+async function unchangedSince(
+  index: string,
+  seed: string,
+  meta: IndexMeta | undefined,
+  now: TreeStat,
+  workspace: string,
+  hooks: CreateCheckpointHooks,
+): Promise<{ commit: string; tree: string } | undefined> {
+  const last = listings.get(index);
+  if (!last || !meta || last.seed !== seed || last.commit !== meta.commit || last.tree !== meta.tree) return undefined;
+  // A diff against another commit than this one would not be empty: let git compute it.
+  if (hooks.diffFrom !== undefined && hooks.diffFrom !== last.commit) return undefined;
+  if ((await statSig(index)) !== last.index) return undefined;
+  if (!sameWorkTree(workspace, last.listing, now, last.blobs)) return undefined;
+  hooks.onTree?.(last.tree, hooks.diffFrom !== undefined ? [] : undefined);
+  return { commit: last.commit, tree: last.tree };
 }
 
 /**

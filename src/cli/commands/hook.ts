@@ -178,7 +178,8 @@ export async function runHook(event: HookEvent, stdin: string, env: NodeJS.Proce
       // Loaded only here: most tool calls need no checkpoint, and git/execa cost start-up time.
       const { createCheckpoint } =
         require('../../activities/workspace/checkpoint') as typeof import('../../activities/workspace/checkpoint');
-      await createCheckpoint({ workspace, stateDir, loopId, label });
+      // This process ends after the call: no later checkpoint of it could reuse a listing of the tree.
+      await createCheckpoint({ workspace, stateDir, loopId, label }, { listTree: false });
     } catch (e) {
       entry.checkpointError = oneLine(e);
       notes.push(`rollback checkpoint failed: ${entry.checkpointError}`);

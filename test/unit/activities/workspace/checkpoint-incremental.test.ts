@@ -11,6 +11,7 @@ import {
   rollbackToCheckpoint,
 } from '../../../../src/activities/workspace/checkpoint';
 import { objectPath } from '../../../../src/activities/workspace/checkpoint-store';
+import { RACY_MS } from '../../../../src/activities/workspace/tree-stat';
 
 const tmp = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-ckpt-inc-'));
 const write = (dir: string, rel: string, text: string): void => {
@@ -172,6 +173,98 @@ describe('createCheckpoint in a git workspace (persistent per-loop index)', () =
     write(dir, 'src/b.ts', 'b3\n');
     const c2 = await createCheckpoint(at(dir, 'c2'));
     expect(gitIn(dir)('show', `${c2.commit}:src/b.ts`)).toBe('b3\n');
+  });
+});
+
+describe('createCheckpoint without git when the work tree provably did not change (tree-stat.ts)', () => {
+  /**
+   * Whether git built the checkpoint made during `fn`: it rewrites the loop index's metadata file (a new inode); the
+   * path without git leaves it alone.
+   */
+  async function gitRanDuring(dir: string, fn: () => Promise<unknown>): Promise<boolean> {
+    const meta = path.join(path.dirname(indexFile(dir)), '.git-index.json');
+    const sig = (): string => {
+      const st = fs.statSync(meta, { bigint: true });
+      return `${st.ino}:${st.mtimeNs}`;
+    };
+    const before = sig();
+    await fn();
+    return sig() !== before;
+  }
+  const postThenPre = async (dir: string, change?: () => void) => {
+    // The repository's own files are older than the racy window; only src/a.ts, written below, is racy.
+    await new Promise((r) => setTimeout(r, 3 * RACY_MS));
+    const pre1 = await createCheckpoint(at(dir, 'iter-001-pre'));
+    write(dir, 'src/a.ts', 'a2\n');
+    // As the detection pass does: the post-run checkpoint diffs against the pre-run one (blob ids of racy files).
+    const post = await createCheckpoint(at(dir, 'iter-001-post'), { diffFrom: pre1.commit! });
+    change?.();
+    let pre = post;
+    const gitRan = await gitRanDuring(dir, async () => (pre = await createCheckpoint(at(dir, 'iter-002-pre'))));
+    return { post, pre, gitRan };
+  };
+  const contentOf = async (dir: string, label: string, p: string) =>
+    (await checkpointContents(at(dir, label), await checkpointFiles(at(dir, label)), [p]))[p];
+
+  it('reuses the post-run checkpoint as the next pre-run one without git add, its racy files checked by content', async () => {
+    const dir = repo();
+    const { post, pre, gitRan } = await postThenPre(dir);
+    expect(pre).toMatchObject({ commit: post.commit, tree: post.tree });
+    expect(gitRan).toBe(false);
+    expect(gitIn(dir)('rev-parse', 'refs/ralph/l/iter-002-pre').trim()).toBe(post.commit);
+  });
+
+  it('sees a same-size rewrite right after the checkpoint (the racy case), by content', async () => {
+    const dir = repo();
+    // Same size, within the timestamp granularity: stat may show nothing; the blob id differs.
+    const { post, pre, gitRan } = await postThenPre(dir, () => write(dir, 'src/a.ts', 'a3\n'));
+    expect(pre.commit).not.toBe(post.commit);
+    expect(gitRan).toBe(true);
+    expect(await contentOf(dir, 'iter-002-pre', 'src/a.ts')).toBe('a3\n');
+  });
+
+  it.each([
+    [
+      'a new file in a folder holding no tracked file',
+      (d: string) => write(d, 'logs/deep/new.txt', 'n\n'),
+      'logs/deep/new.txt',
+    ],
+    ['a deleted file', (d: string) => fs.rmSync(path.join(d, 'src/b.ts')), 'src/b.ts'],
+    ['a mode change', (d: string) => fs.chmodSync(path.join(d, 'src/b.ts'), 0o755), undefined],
+    [
+      'a symlink turned to another target of the same length',
+      (d: string) => {
+        fs.symlinkSync('x1', path.join(d, 'link'));
+      },
+      'link',
+    ],
+  ])('runs git after %s, and the checkpoint has it', async (_what, change, p) => {
+    const dir = repo();
+    const { post, pre, gitRan } = await postThenPre(dir, () => change(dir));
+    expect(gitRan).toBe(true);
+    expect(pre.tree).not.toBe(post.tree);
+    // The file's blob changed too (a mode change shows in the tree only).
+    if (p)
+      expect((await checkpointFiles(at(dir, 'iter-002-pre'))).files[p]).not.toBe(
+        (await checkpointFiles(at(dir, 'iter-001-post'))).files[p],
+      );
+  });
+
+  it('runs git after an ignored file appears, and keeps the same tree', async () => {
+    const dir = repo();
+    const { post, pre, gitRan } = await postThenPre(dir, () => write(dir, 'dist/out.js', 'built\n'));
+    expect(gitRan).toBe(true);
+    expect(pre).toMatchObject({ commit: post.commit, tree: post.tree });
+  });
+
+  it('runs git when another process wrote the loop index meanwhile (a hook checkpoint)', async () => {
+    const dir = repo();
+    const { post, pre, gitRan } = await postThenPre(dir, () => {
+      fs.appendFileSync(indexFile(dir), '');
+      fs.utimesSync(indexFile(dir), new Date(), new Date(Date.now() + 5000));
+    });
+    expect(gitRan).toBe(true);
+    expect(pre.tree).toBe(post.tree);
   });
 });
 
