@@ -175,7 +175,13 @@ export async function createCheckpoint(
     return { ref: m.path, commit: null, kind: 'dir' };
   }
   const r = await createGitCheckpoint(input, probe, hooks);
-  gitLayouts.set(workspace, { inside: true, indexPath: probe.indexPath, excludePath: probe.excludePath });
+  gitLayouts.set(workspace, {
+    inside: true,
+    indexPath: probe.indexPath,
+    excludePath: probe.excludePath,
+    commonDir: probe.commonDir,
+    refHookPath: probe.refHookPath,
+  });
   return r;
 }
 
@@ -227,9 +233,57 @@ async function createGitCheckpoint(
 ): Promise<CreateCheckpointResult> {
   const ref = checkpointRef(input.loopId, input.label);
   const { commit, tree } = await gitCheckpoint(input, layout, hooks);
-  await git(input.workspace, ['update-ref', ref, commit]);
+  if (!(await writeLooseRef(input.workspace, layout, ref, commit)))
+    await git(input.workspace, ['update-ref', ref, commit]);
   return { ref, commit, tree, kind: 'git' };
 }
+
+/** Per common folder: whether its refs are loose files (the `files` backend, not reftable). */
+const filesBackend = new Map<string, boolean>();
+
+/**
+ * Points `ref` at `commit` as git's `files` ref backend does (a `<ref>.lock` created exclusively, then renamed over
+ * the ref), without starting `git update-ref`. Only when the repository keeps loose refs (no `extensions.refStorage`
+ * other than `files` in its config) and has no `reference-transaction` hook to run; false (nothing written) whenever
+ * anything is unexpected, and the caller runs git instead.
+ */
+async function writeLooseRef(workspace: string, layout: GitLayout, ref: string, commit: string): Promise<boolean> {
+  if (!layout.commonDir || !/^refs\/ralph\/[^/]+\/[^/]+$/.test(ref)) return false;
+  const common = path.resolve(workspace, layout.commonDir);
+  let files = filesBackend.get(common);
+  if (files === undefined) {
+    const config = await fs.promises.readFile(path.join(common, 'config'), 'utf8').catch(() => undefined);
+    const storage = config === undefined ? undefined : /^\s*refstorage\s*=\s*"?([A-Za-z]+)/im.exec(config)?.[1];
+    files = config !== undefined && (storage === undefined || storage.toLowerCase() === 'files');
+    filesBackend.set(common, files);
+  }
+  if (!files || !layout.refHookPath || fs.existsSync(path.resolve(workspace, layout.refHookPath))) return false;
+  const file = path.join(common, ...ref.split('/'));
+  const lock = `${file}.lock`;
+  try {
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    const fh = await fs.promises.open(lock, 'wx').catch(async (e: NodeJS.ErrnoException) => {
+      // Only this loop writes its refs: a lock older than a few seconds was left by a killed worker.
+      const st = e.code === 'EEXIST' ? await fs.promises.stat(lock).catch(() => undefined) : undefined;
+      if (!st || Date.now() - st.mtimeMs < STALE_REF_LOCK_MS) throw e;
+      await fs.promises.rm(lock, { force: true });
+      return fs.promises.open(lock, 'wx');
+    });
+    try {
+      await fh.writeFile(`${commit}\n`);
+    } finally {
+      await fh.close();
+    }
+    await fs.promises.rename(lock, file);
+    return true;
+  } catch (e) {
+    // Someone else's lock stays; ours goes.
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
+      await fs.promises.rm(lock, { force: true }).catch(() => undefined);
+    return false;
+  }
+}
+const STALE_REF_LOCK_MS = 5000;
 
 /**
  * Creates a loop's checkpoints folder with a `.gitignore` of `*`: its index, manifests and store are never the

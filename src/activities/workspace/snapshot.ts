@@ -88,6 +88,10 @@ export interface GitProbe {
   head: string | null;
   /** The repository's `info/exclude` file, relative to the workspace (or absolute). */
   excludePath: string;
+  /** The repository's common folder (refs, objects, config), relative to the workspace (or absolute). */
+  commonDir: string;
+  /** Where git looks for a `reference-transaction` hook (core.hooksPath honoured), relative or absolute. */
+  refHookPath: string;
 }
 
 /** Answers "git work tree?", "which index?" and "which HEAD?" with one process (it exits 1 before the first commit). */
@@ -101,17 +105,22 @@ export async function gitProbe(workspace: string): Promise<GitProbe> {
       'index',
       '--git-path',
       'info/exclude',
+      '--git-common-dir',
+      '--git-path',
+      'hooks/reference-transaction',
       '--verify',
       '-q',
       'HEAD^{commit}',
     ],
     { cwd: workspace, env: baseEnv() },
   ).catch(() => ({ stdout: Buffer.alloc(0) }));
-  const [inside, indexPath, excludePath, head] = String(r.stdout ?? '').split('\n');
+  const [inside, indexPath, excludePath, commonDir, refHookPath, head] = String(r.stdout ?? '').split('\n');
   return {
     inside: inside === 'true',
     indexPath: indexPath ?? '',
     excludePath: excludePath ?? '',
+    commonDir: commonDir ?? '',
+    refHookPath: refHookPath ?? '',
     head: head?.trim() || null,
   };
 }

@@ -268,6 +268,66 @@ describe('createCheckpoint without git when the work tree provably did not chang
   });
 });
 
+describe('checkpoint refs written as loose files (no git update-ref)', () => {
+  const refFile = (dir: string, label: string): string => path.join(dir, '.git/refs/ralph/l', label);
+  const reflog = (dir: string, label: string): string => path.join(dir, '.git/logs/refs/ralph/l', label);
+
+  it('writes the ref as git would, and git reads it', async () => {
+    const dir = repo();
+    gitIn(dir)('config', 'core.logAllRefUpdates', 'always');
+    const c = await createCheckpoint(at(dir, 'iter-001-pre'));
+    expect(fs.readFileSync(refFile(dir, 'iter-001-pre'), 'utf8')).toBe(`${c.commit}\n`);
+    expect(gitIn(dir)('rev-parse', 'refs/ralph/l/iter-001-pre').trim()).toBe(c.commit);
+    expect(fs.existsSync(`${refFile(dir, 'iter-001-pre')}.lock`)).toBe(false);
+    // Written by us, not by git: no reflog entry.
+    expect(fs.existsSync(reflog(dir, 'iter-001-pre'))).toBe(false);
+  });
+
+  it('leaves the ref to git when the repository does not keep loose refs (extensions.refStorage)', async () => {
+    const dir = repo();
+    gitIn(dir)('config', 'core.logAllRefUpdates', 'always');
+    // This git ignores extensions in a version-0 repository; ralph must still not write a loose ref there.
+    gitIn(dir)('config', 'extensions.refStorage', 'reftable');
+    const c = await createCheckpoint(at(dir, 'iter-001-pre'));
+    expect(gitIn(dir)('rev-parse', 'refs/ralph/l/iter-001-pre').trim()).toBe(c.commit);
+    expect(fs.existsSync(reflog(dir, 'iter-001-pre'))).toBe(true);
+  });
+
+  it('leaves the ref to git when a reference-transaction hook must see it (core.hooksPath honoured)', async () => {
+    const dir = repo();
+    const hooks = path.join(dir, 'my-hooks');
+    write(dir, 'my-hooks/reference-transaction', `#!/bin/sh\ncat >> "${path.join(dir, 'seen.log')}"\n`);
+    fs.chmodSync(path.join(hooks, 'reference-transaction'), 0o755);
+    gitIn(dir)('config', 'core.hooksPath', hooks);
+    const c = await createCheckpoint(at(dir, 'iter-001-pre'));
+    expect(fs.readFileSync(path.join(dir, 'seen.log'), 'utf8')).toContain(`${c.commit} refs/ralph/l/iter-001-pre`);
+  });
+
+  it('takes over a ref lock left by a killed worker, and leaves a fresh one to git', async () => {
+    const dir = repo();
+    fs.mkdirSync(path.dirname(refFile(dir, 'iter-001-pre')), { recursive: true });
+    const lock = `${refFile(dir, 'iter-001-pre')}.lock`;
+    fs.writeFileSync(lock, '');
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(lock, old, old);
+    const c = await createCheckpoint(at(dir, 'iter-001-pre'));
+    expect(gitIn(dir)('rev-parse', 'refs/ralph/l/iter-001-pre').trim()).toBe(c.commit);
+    expect(fs.existsSync(lock)).toBe(false);
+    fs.writeFileSync(`${refFile(dir, 'iter-002-pre')}.lock`, '');
+    await expect(createCheckpoint(at(dir, 'iter-002-pre'))).rejects.toThrow(/update-ref/);
+    expect(fs.existsSync(`${refFile(dir, 'iter-002-pre')}.lock`)).toBe(true);
+  });
+
+  it("writes a linked worktree's checkpoint refs in the common repository", async () => {
+    const dir = repo();
+    const wt = path.join(tmp(), 'wt');
+    gitIn(dir)('worktree', 'add', '-q', '--detach', wt);
+    const c = await createCheckpoint(at(wt, 'iter-001-pre'));
+    expect(gitIn(dir)('rev-parse', 'refs/ralph/l/iter-001-pre').trim()).toBe(c.commit);
+    expect(gitIn(wt)('rev-parse', 'refs/ralph/l/iter-001-pre').trim()).toBe(c.commit);
+  });
+});
+
 describe('createCheckpoint in a plain folder (content-addressed store)', () => {
   function folder(): string {
     const dir = tmp();
