@@ -47,13 +47,14 @@ export function statWorkTree(workspace: string, skip: string[]): TreeStat | unde
   const at = Date.now();
   const entries = new Map<string, string>();
   const racy: string[] = [];
+  const root = path.resolve(workspace);
   const skipped = new Set(skip.map((p) => path.resolve(p)));
-  skipped.add(path.join(path.resolve(workspace), '.git'));
+  skipped.add(path.join(root, '.git'));
   const stack: string[] = [''];
   try {
     while (stack.length) {
       const rel = stack.pop()!;
-      const abs = path.join(workspace, rel);
+      const abs = path.join(root, rel);
       for (const name of fs.readdirSync(abs)) {
         const childAbs = path.join(abs, name);
         if (skipped.has(childAbs)) continue;
