@@ -81,7 +81,7 @@ export const LoopInput = z
     maxIterations: z.number().int().positive().max(100_000).default(10),
     /** Time limit of one agent run (the activity's startToCloseTimeout). */
     iterationTimeoutSeconds: z.number().int().positive().default(1800),
-    /** The agent run must heartbeat within this (a hung worker is detected early). */
+    /** Heartbeat timeout of the agent, check, gate, verification and restore activities: how soon a dead worker is noticed. */
     heartbeatTimeoutSeconds: z.number().int().positive().default(60),
     /** Attempts per agent run for infrastructure failures (worker crash, timeout). */
     agentMaxAttempts: z.number().int().positive().max(20).default(3),

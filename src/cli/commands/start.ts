@@ -105,7 +105,10 @@ export function startCommand(program: Command): Command {
     )
     .option('--max-iterations <n>', 'iterations before a human gate asks to approve, reject or abort (default 10)')
     .option('--iteration-timeout <secs>', 'time limit of one agent run (default 1800)')
-    .option('--heartbeat-timeout <secs>', 'the agent run must heartbeat within this (default 60)')
+    .option(
+      '--heartbeat-timeout <secs>',
+      'how soon a dead worker is noticed: agent, check, gate and verification activities heartbeat within this (default 60)',
+    )
     .option('--continue-as-new-every <n>', 'continue-as-new after this many iterations (default 50)')
     .option('--no-anti-laziness', 'turn off snapshots, checkpoints, detectors, reinforcement and best-output selection')
     .option('--hook-policy <warn|deny>', 'answer to risky tool calls of hook-capable agents (default warn)')
