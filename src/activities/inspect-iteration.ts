@@ -24,6 +24,7 @@ import {
   type CommitChange,
 } from './workspace/checkpoint';
 import { pushCheckpoint } from './workspace/remote';
+import { gitBlobId } from './workspace/tree-stat';
 import { appendHookLog } from './hook-log';
 
 /** Input of {@link inspectIteration}. */
@@ -302,8 +303,7 @@ async function contentsOf(
   const after: Contents = {};
   if (!paths.length) return { before, after };
   if (git) {
-    const ids = paths.flatMap((p) => [beforeFiles[p], afterFiles[p]]).filter((id): id is string => !!id);
-    const blobs = await readBlobs(input.workspace, ids);
+    const blobs = await blobTexts(input.workspace, paths, beforeFiles, afterFiles);
     for (const p of paths) {
       before[p] = beforeFiles[p] ? blobs.get(beforeFiles[p]) : undefined;
       after[p] = afterFiles[p] ? blobs.get(afterFiles[p]) : undefined;
@@ -321,6 +321,56 @@ async function contentsOf(
     }),
   );
   return { before, after };
+}
+
+/**
+ * Texts the detection pass read lately, by blob id (undefined: binary or too large). The before side of an iteration
+ * is mostly the after side of the previous one, so it is read once. Bounded by {@link BLOB_CACHE_CHARS}.
+ */
+const blobCache = new Map<string, string | undefined>();
+let blobCacheChars = 0;
+const BLOB_CACHE_CHARS = 16 * 1024 * 1024;
+
+function remember(id: string, text: string | undefined): void {
+  if (blobCache.has(id)) return;
+  blobCache.set(id, text);
+  blobCacheChars += text?.length ?? 0;
+  for (const [old, t] of blobCache) {
+    if (blobCacheChars <= BLOB_CACHE_CHARS) break;
+    blobCache.delete(old);
+    blobCacheChars -= t?.length ?? 0;
+  }
+}
+
+/**
+ * The texts of the changed files' blobs on both sides, starting as few processes as possible: blobs read before come
+ * from the cache, an after-side file whose content on disk hashes to its blob id is read from disk (the post-run
+ * checkpoint was just taken from it), and only the rest from one `git cat-file --batch`.
+ */
+async function blobTexts(
+  workspace: string,
+  paths: string[],
+  beforeFiles: Record<string, string>,
+  afterFiles: Record<string, string>,
+): Promise<Map<string, string | undefined>> {
+  const out = new Map<string, string | undefined>();
+  const ids = paths.flatMap((p) => [beforeFiles[p], afterFiles[p]]).filter((id): id is string => !!id);
+  for (const id of ids) if (blobCache.has(id)) out.set(id, blobCache.get(id));
+  await Promise.all(
+    paths.map(async (p) => {
+      const id = afterFiles[p];
+      if (!id || out.has(id)) return;
+      const file = path.join(workspace, p);
+      const st = await fs.promises.lstat(file).catch(() => undefined);
+      if (!st?.isFile() || st.size > MAX_INSPECTED_BYTES) return;
+      const b = await fs.promises.readFile(file).catch(() => undefined);
+      if (b && gitBlobId(b, id) === id) out.set(id, b.subarray(0, 8000).includes(0) ? undefined : b.toString('utf8'));
+    }),
+  );
+  const missing = ids.filter((id) => !out.has(id));
+  if (missing.length) for (const [id, text] of await readBlobs(workspace, missing)) out.set(id, text);
+  for (const [id, text] of out) remember(id, text);
+  return out;
 }
 
 /** One file's change in git's unified format (what parseUnifiedDiff and humans read). */

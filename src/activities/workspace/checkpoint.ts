@@ -487,14 +487,22 @@ async function buildCommit(
     await git(workspace, ['read-tree', ...(h ? [h] : ['--empty'])], { env });
   };
   if (!prev) await seedIndex();
-  let added = await addAndWriteTree(workspace, env, hooks.diffFrom);
+  // The commit comes from the same process (one start fewer); HEAD unknown yet: name it, the script's commit-tree
+  // resolves it (and before the first commit the fallback below handles it).
+  const newCommit: NewCommit = {
+    message: `ralph checkpoint ${label}`,
+    parent: head === undefined ? 'HEAD' : head,
+    unlessTree: prev?.tree,
+  };
+  let added = await addAndWriteTree(workspace, env, hooks.diffFrom, newCommit);
   if (prev && added.changed.some((p) => path.posix.basename(p) === '.gitignore')) {
     await seedIndex();
-    added = await addAndWriteTree(workspace, env, hooks.diffFrom);
+    added = await addAndWriteTree(workspace, env, hooks.diffFrom, newCommit);
   }
   const { tree, diff } = added;
   hooks.onTree?.(tree, diff);
   if (prev && prev.tree === tree) return { commit: prev.commit, tree };
+  if (added.commit) return { commit: added.commit, tree };
   const commitTree = (parent: string | null): Promise<string> =>
     git(
       workspace,
@@ -564,15 +572,29 @@ async function addAndWriteTree(
   workspace: string,
   env: Record<string, string>,
   diffFrom?: string,
-): Promise<{ changed: string[]; tree: string; diff?: CommitChange[] }> {
+  commit?: NewCommit,
+): Promise<{ changed: string[]; tree: string; diff?: CommitChange[]; commit?: string }> {
   const addArgs = ['add', '-A', '--verbose', '--', '.', `:(exclude)${STATE_DIR_NAME}`];
+  // The commit, when asked for and the tree is new: its line is `c <id>`, or `c -` when commit-tree failed (no HEAD
+  // yet, say), and the caller then runs it itself with the error reported.
   const script =
     `git "$@"; s=$?; t=$(git write-tree) || exit ${WRITE_TREE_FAILED}; echo "$t"; ` +
+    `if [ -n "$RALPH_COMMIT_MSG" ] && [ "$t" != "$RALPH_PREV_TREE" ]; then ` +
+    `if c=$(git commit-tree --no-gpg-sign $RALPH_PARENT -m "$RALPH_COMMIT_MSG" "$t" 2>/dev/null); ` +
+    `then echo "c $c"; else echo "c -"; fi; fi; ` +
     `if [ -n "$RALPH_DIFF_FROM" ]; then printf '\\000'; ` +
     `git diff-tree -r -z --no-renames --relative "$RALPH_DIFF_FROM" "$t" || exit ${DIFF_TREE_FAILED}; fi; exit $s`;
   const r = await execProcess('sh', ['-c', script, 'sh', ...addArgs], {
     cwd: workspace,
-    env: { ...baseEnv(), ...env, RALPH_DIFF_FROM: diffFrom ?? '' },
+    env: {
+      ...baseEnv(),
+      ...env,
+      ...(commit ? COMMIT_ENV : {}),
+      RALPH_DIFF_FROM: diffFrom ?? '',
+      RALPH_COMMIT_MSG: commit?.message ?? '',
+      RALPH_PREV_TREE: commit?.unlessTree ?? '',
+      RALPH_PARENT: commit?.parent ? `-p ${commit.parent}` : '',
+    },
   });
   const out = r.stdout.toString('utf8');
   const stderr = r.spawnError ? `could not run sh: ${r.spawnError}` : r.stderr.toString('utf8');
@@ -586,12 +608,22 @@ async function addAndWriteTree(
   }
   const nul = diffFrom ? out.indexOf('\0') : -1;
   const lines = (nul >= 0 ? out.slice(0, nul) : out).split('\n').filter(Boolean);
+  const commitLine = commit && lines.length && lines[lines.length - 1].startsWith('c ') ? lines.pop()!.slice(2) : '';
+  const made = /^[0-9a-f]{40,64}$/.test(commitLine) ? commitLine : undefined;
   const tree = lines.pop() ?? '';
   if (!/^[0-9a-f]{40,64}$/.test(tree))
     throw new WorkspaceGitError(workspace, ['write-tree'], r.exitCode, stderr || out);
   // "add 'path'" / "remove 'path'"; git quotes unusual names C-style, which only needs the basename test to work.
   const changed = lines.map((l) => /^(?:add|remove) '(.*)'$/.exec(l)?.[1]).filter((p): p is string => p !== undefined);
-  return { changed, tree, diff: nul >= 0 ? parseDiffTree(out.slice(nul + 1)) : undefined };
+  return { changed, tree, diff: nul >= 0 ? parseDiffTree(out.slice(nul + 1)) : undefined, commit: made };
+}
+
+/** The commit {@link addAndWriteTree} records with the tree, unless the tree is `unlessTree`. */
+interface NewCommit {
+  message: string;
+  /** Parent commit (or `HEAD`); none for a repository without commits. */
+  parent: string | null;
+  unlessTree?: string;
 }
 
 /** Removes files, then the folders that removal left empty (up to, not including, the workspace). */

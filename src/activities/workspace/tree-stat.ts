@@ -76,16 +76,20 @@ export function statWorkTree(workspace: string, skip: string[]): TreeStat | unde
   return { at, entries, racy };
 }
 
-/** Git's blob id of a file's content (sha1, or sha256 for a 64-hex id), or undefined when it cannot be read. */
+/** Git's blob id of some content, in the hash of `like` (another id: sha1, or sha256 for 64 hex digits). */
+export function gitBlobId(content: Buffer, like: string): string {
+  return crypto
+    .createHash(like.length === 64 ? 'sha256' : 'sha1')
+    .update(`blob ${content.length}\0`)
+    .update(content)
+    .digest('hex');
+}
+
+/** Git's blob id of a file's content (a symlink's: its target), or undefined when it cannot be read. */
 function blobId(file: string, like: string): string | undefined {
   try {
     const st = fs.lstatSync(file);
-    const content = st.isSymbolicLink() ? Buffer.from(fs.readlinkSync(file)) : fs.readFileSync(file);
-    return crypto
-      .createHash(like.length === 64 ? 'sha256' : 'sha1')
-      .update(`blob ${content.length}\0`)
-      .update(content)
-      .digest('hex');
+    return gitBlobId(st.isSymbolicLink() ? Buffer.from(fs.readlinkSync(file)) : fs.readFileSync(file), like);
   } catch {
     return undefined;
   }

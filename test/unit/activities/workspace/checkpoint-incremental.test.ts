@@ -165,6 +165,23 @@ describe('createCheckpoint in a git workspace (persistent per-loop index)', () =
     expect(fs.existsSync(path.join(cpDir, '.git-index.ralph-lock'))).toBe(false);
   });
 
+  it('checkpoints a repository with no commit yet: parentless commits, then HEAD as parent once there is one', async () => {
+    const dir = tmp();
+    const git = gitIn(dir);
+    git('init', '-q', '-b', 'main');
+    write(dir, 'a.txt', 'a\n');
+    const first = await createCheckpoint(at(dir, 'iter-001-pre'));
+    expect(git('rev-list', '--parents', '-n', '1', first.commit!).trim()).toBe(first.commit);
+    git('add', '.');
+    git('commit', '-qm', 'first');
+    write(dir, 'a.txt', 'a2\n');
+    const second = await createCheckpoint(at(dir, 'iter-001-post'));
+    expect(git('rev-parse', `${second.commit}^`).trim()).toBe(git('rev-parse', 'HEAD').trim());
+    expect(
+      await checkpointContents(at(dir, 'iter-001-post'), await checkpointFiles(at(dir, 'iter-001-post')), ['a.txt']),
+    ).toEqual({ 'a.txt': 'a2\n' });
+  });
+
   it('rebuilds a damaged index from the user index', async () => {
     const dir = repo();
     await createCheckpoint(at(dir, 'c1'));
