@@ -80,7 +80,14 @@ export async function runCheckCommand(input: RunCheckCommandInput): Promise<Chec
  * times out or can't start never counts as passing. Output goes to the iteration's `check.log`.
  */
 export async function checkCompletion(input: CheckCompletionInput): Promise<CheckCompletionResult> {
-  const ctx = Context.current();
+  return runCompletionCheck(Context.current(), input);
+}
+
+/**
+ * The completion check of {@link checkCompletion}, also run by `runAgent` right after the agent (a fused iteration):
+ * the command in the workspace, its output in the iteration's `check.log`, a line in the hook log and the event log.
+ */
+export async function runCompletionCheck(ctx: Context, input: CheckCompletionInput): Promise<CheckCompletionResult> {
   const dir = iterationDir(input.stateDir, input.loopId, input.iteration);
   const sfx = attemptSuffix(input.run, ctx.info.attempt);
   const r = await runCheckCommand({

@@ -8,7 +8,7 @@ export { restoreCheckpoint } from './restore-checkpoint';
 export { relocateWorkspace } from './workspace/remote';
 export type { RelocateWorkspaceInput, RelocateWorkspaceResult } from './workspace/remote';
 export { pruneCheckpoints } from './workspace/prune';
-export type { RunAgentInput, RunAgentResult } from './run-agent';
+export type { RunAgentInput, RunAgentResult, RunAgentThen } from './run-agent';
 export type { CheckCompletionInput, CheckCompletionResult } from './check-completion';
 export type { PersistStateInput, PersistStateResult } from './persist-state';
 export type { InspectIterationInput, InspectIterationResult } from './inspect-iteration';

@@ -17,6 +17,8 @@ import { observeAgentRun } from '../telemetry/metrics';
 import { logLoopEvent, registerSecrets } from '../telemetry/logger';
 import { appendHookLog } from './hook-log';
 import { beat, livenessEveryMs } from './liveness';
+import { runCompletionCheck, type CheckCompletionResult } from './check-completion';
+import { inspectIteration, type InspectIterationInput, type InspectIterationResult } from './inspect-iteration';
 
 /** Input of {@link runAgent}. */
 export interface RunAgentInput {
@@ -49,6 +51,22 @@ export interface RunAgentInput {
   resume?: number;
   /** Ralph's tool-call hooks (audit log, warnings or denials, rollback checkpoints) for agents that support them. */
   hooks?: { enabled: boolean; policy: 'warn' | 'deny' };
+  /**
+   * A fused iteration (patch `fused-iteration-v1`): what this activity also runs once the agent has finished, so an
+   * iteration is one activity instead of an activity, a local activity and another activity. Only after a run that
+   * returns normally and hit no usage limit; otherwise the workflow runs them itself, as before.
+   */
+  then?: RunAgentThen;
+}
+
+/** What a fused iteration runs after the agent, in this order (see {@link RunAgentInput.then}). */
+export interface RunAgentThen {
+  /** The agent's own deadline: the activity's startToClose also covers the detection pass and the check. */
+  agentTimeoutSeconds: number;
+  /** The detection pass (anti-laziness layer on): post-run checkpoint, diff, detectors. */
+  inspect?: Pick<InspectIterationInput, 'pre' | 'post' | 'detectors' | 'pushTo'>;
+  /** The completion check: after every iteration, or only when the agent claims done. */
+  check?: { command: string; timeoutSeconds: number; on: 'claim' | 'every-iteration' };
 }
 
 /** Result of {@link runAgent}: small on purpose (history); the output is in the artifact files. */
@@ -76,6 +94,11 @@ export interface RunAgentResult {
   finalTextTail: string;
   /** The pre-run checkpoint (when asked for), and what a retry restored from it. */
   checkpoint?: { label: string; ref: string; commit: string | null; restored?: number; removed?: number };
+  /** Fused iteration: the detection pass's result, or why it failed (the workflow then runs it itself). */
+  inspected?: InspectIterationResult;
+  inspectError?: string;
+  /** Fused iteration: the completion check's result, when it was due. */
+  check?: CheckCompletionResult;
 }
 
 /** Largest stdout we parse in full; beyond it only the end is parsed (the result is at the end). */
@@ -101,6 +124,16 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
     );
   const dir = iterationDir(input.stateDir, input.loopId, input.iteration);
   fs.mkdirSync(dir, { recursive: true });
+  // A fused iteration whose agent finished in an earlier attempt (the worker died in the detection pass or the check):
+  // the agent's work is kept, and only what came after it runs again.
+  const finished =
+    input.then && attempt > 1 ? readAgentFinished(dir, input, ctx.info.workflowExecution?.runId ?? '') : undefined;
+  if (finished) {
+    ctx.log.warn(
+      `attempt ${attempt}: the agent finished in attempt ${finished.attempt}; running only the checks again`,
+    );
+    return afterAgent(ctx, input, finished.result);
+  }
   const pidFile = path.join(dir, 'agent.pid');
   // A previous attempt's worker may have died with the agent still running: stop it before running again.
   const leftover = killLeftover(pidFile);
@@ -178,8 +211,13 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
     input: cmd.input,
     stdoutPath,
     stderrPath,
-    // Stop the agent ourselves just before Temporal's startToClose timeout so it never outlives its attempt.
-    deadlineMs: timeoutMs ? Math.max(1000, timeoutMs - 500) : 0,
+    // Stop the agent ourselves just before Temporal's startToClose timeout so it never outlives its attempt (a fused
+    // iteration: at the agent's own deadline, which leaves the rest of the timeout to the checks).
+    deadlineMs: input.then
+      ? Math.max(1000, Math.min(input.then.agentTimeoutSeconds * 1000, timeoutMs || Infinity) - 500)
+      : timeoutMs
+        ? Math.max(1000, timeoutMs - 500)
+        : 0,
     heartbeatEveryMs: hbTimeout ? livenessEveryMs(hbTimeout) : 5000,
     onHeartbeat: (p) => beat(ctx, p),
     signal: ctx.cancellationSignal,
@@ -285,7 +323,73 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
       nonRetryable: true,
       details: [result],
     });
-  return result;
+  if (!input.then || usageLimit) return result;
+  writeJsonAtomic(agentFinishedPath(dir, input.run), {
+    runId: ctx.info.workflowExecution?.runId ?? '',
+    attempt,
+    result,
+  } satisfies AgentFinished);
+  return afterAgent(ctx, input, result);
+}
+
+/** The agent of a fused iteration's run finished: written before the detection pass and the check run. */
+interface AgentFinished {
+  /** The workflow run: a loop id started again never takes another loop's agent run for its own. */
+  runId: string;
+  attempt: number;
+  result: RunAgentResult;
+}
+
+const agentFinishedPath = (dir: string, run: number): string =>
+  path.join(dir, `agent-finished${run > 1 ? `.run${run}` : ''}.json`);
+
+function readAgentFinished(dir: string, input: RunAgentInput, runId: string): AgentFinished | undefined {
+  try {
+    const f = JSON.parse(fs.readFileSync(agentFinishedPath(dir, input.run), 'utf8')) as AgentFinished;
+    return f.runId === runId && typeof f.attempt === 'number' && f.result ? f : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A fused iteration's work after the agent: the detection pass (a failure is reported, and the workflow runs the pass
+ * itself), then the completion check when it is due. The agent's claim is read from its output, as the workflow does.
+ */
+async function afterAgent(ctx: Context, input: RunAgentInput, result: RunAgentResult): Promise<RunAgentResult> {
+  const then = input.then!;
+  const out: RunAgentResult = { ...result };
+  const base = {
+    loopId: input.loopId,
+    iteration: input.iteration,
+    workspace: input.workspace,
+    stateDir: input.stateDir,
+  };
+  if (then.inspect && result.checkpoint) {
+    try {
+      out.inspected = await inspectIteration({
+        ...base,
+        ...then.inspect,
+        // The pre-run checkpoint of run 1 (a usage-limit re-run records its own, under another label).
+        preCommit: result.checkpoint.label === then.inspect.pre ? result.checkpoint.commit : undefined,
+        exitCode: result.exitCode,
+        claimed: result.claim.claimed ?? false,
+        claimedFiles: result.claimedFiles,
+        finalTextTail: result.finalTextTail,
+        promptPath: result.promptPath,
+      });
+    } catch (e) {
+      out.inspectError = (e as Error).message || String(e);
+    }
+  }
+  if (then.check && (then.check.on === 'every-iteration' || result.claim.claimed))
+    out.check = await runCompletionCheck(ctx, {
+      ...base,
+      run: 1,
+      command: then.check.command,
+      timeoutSeconds: then.check.timeoutSeconds,
+    });
+  return out;
 }
 
 /**

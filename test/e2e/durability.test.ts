@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Harness, checkFileExists, scriptedLoop, startDevServer, tempWorkspace, workflowBundle } from '../helpers/env';
 import { createWorker } from '../../src/workers/worker';
+import { recordHistory } from '../helpers/histories';
 import type { LoopResult, LoopState } from '../../src/core/loop-types';
 
 const WORKER_MAIN = path.resolve(__dirname, '../../dist/src/workers/main.js');
@@ -65,6 +66,64 @@ describe('durability', () => {
       w2?.kill('SIGTERM');
       if (w2) await new Promise((r) => w2!.once('exit', r));
       await h.stop();
+    }
+  });
+
+  it("keeps the agent's work when the worker is killed -9 during the check of a fused iteration: only the check runs again", async () => {
+    const h = await Harness.start({ worker: false });
+    let w1: ChildProcess | undefined;
+    let w2: ChildProcess | undefined;
+    const marks = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-check-marks-'));
+    const started = path.join(marks, 'check-started');
+    try {
+      // The check's first run marks that it started, then takes 20 s; every later run answers at once.
+      const check =
+        `const fs=require('fs');if(!fs.existsSync('done.txt'))process.exit(1);` +
+        `const m=${JSON.stringify(started)};` +
+        `if(!fs.existsSync(m)){fs.writeFileSync(m,'1');setTimeout(()=>process.exit(0),20000)}`;
+      const ws = tempWorkspace(
+        { 'check.js': check },
+        {
+          iterations: [
+            [
+              { append: 'runs.log', content: 'agent ran\n' },
+              { write: 'done.txt', content: 'ok' },
+            ],
+          ],
+        },
+      );
+      w1 = spawnWorker(h.env.address, h.taskQueue);
+      const id = await h.startLoop(scriptedLoop(ws, { heartbeatTimeoutSeconds: 2 }));
+      await until(() => fs.existsSync(started));
+      w1.kill('SIGKILL');
+      await new Promise((r) => w1!.once('exit', r));
+      w2 = spawnWorker(h.env.address, h.taskQueue);
+      const result = (await h.client.workflow.getHandle(id).result()) as LoopResult;
+      expect(result).toMatchObject({ status: 'accepted', iterations: 1 });
+      const s = await h.client.workflow.getHandle(id).query<LoopState>('status');
+      expect(s.records).toHaveLength(1);
+      expect(s.records[0].check?.passed).toBe(true);
+      // The agent ran once: attempt 2 of the activity took its result and ran the detection pass and the check again.
+      expect(s.records[0].agent.attempts).toBe(1);
+      expect(fs.readFileSync(path.join(ws, 'runs.log'), 'utf8')).toBe('agent ran\n');
+      const dir = path.join(ws, '.ralph/loops', id, 'iterations/001');
+      expect(fs.existsSync(path.join(dir, 'agent-finished.json'))).toBe(true);
+      expect(fs.existsSync(path.join(dir, 'check.attempt2.log'))).toBe(true);
+      expect(fs.existsSync(path.join(dir, 'agent.stdout.attempt2.log'))).toBe(false);
+      // One activity did the whole iteration: no separate check activity, no detection-pass marker.
+      const events = (await h.client.workflow.getHandle(id).fetchHistory()).events ?? [];
+      const scheduled = events
+        .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name)
+        .filter((n): n is string => !!n);
+      expect(scheduled.filter((n) => n === 'checkCompletion')).toEqual([]);
+      expect(scheduled.filter((n) => n === 'runAgent')).toHaveLength(1);
+      await recordHistory(h, id, 'fused-check-retried');
+    } finally {
+      w1?.kill('SIGKILL');
+      w2?.kill('SIGTERM');
+      if (w2) await new Promise((r) => w2!.once('exit', r));
+      await h.stop();
+      fs.rmSync(marks, { recursive: true, force: true });
     }
   });
 

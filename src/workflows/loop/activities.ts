@@ -163,14 +163,21 @@ function sharedActivities(input: LoopInput, host: ActivityOptions = {}): LoopAct
       },
     }).runAgent;
   // A routed agent's profile may give it a longer iteration timeout: same options, another startToClose.
+  // A fused iteration (`then`): the agent keeps its own deadline, and the activity's limit also covers the detection
+  // pass (as long as its local activity had) and the check (its own timeout plus a minute).
   const runAgentFor =
     (timeoutSeconds: number): Acts['runAgent'] =>
     (i) =>
       rawRunAgentFor(timeoutSeconds).executeWithOptions(
         {
-          summary: `iteration ${i.iteration}: run ${i.agent.adapter} (timeout ${minutes(timeoutSeconds)}${i.run > 1 ? `, run ${i.run}` : ''})`,
+          summary: `iteration ${i.iteration}: run ${i.agent.adapter} (timeout ${minutes(timeoutSeconds)}${i.run > 1 ? `, run ${i.run}` : ''})${i.then?.check ? `, then check \`${clip(i.then.check.command, 40)}\`` : ''}`,
+          ...(i.then
+            ? {
+                startToCloseTimeout: `${timeoutSeconds + (i.then.inspect ? 300 : 0) + (i.then.check ? i.then.check.timeoutSeconds + 60 : 0)} seconds`,
+              }
+            : {}),
         },
-        [i],
+        [i.then ? { ...i, then: { ...i.then, agentTimeoutSeconds: timeoutSeconds } } : i],
       );
   // The completion command: its own timeout plus a minute to start and collect output.
   const { checkCompletion } = proxyActivities<Acts>({

@@ -4,13 +4,20 @@
  * (AgentTimeout) and other run failures are outcomes the loop records; a configuration error fails the loop; an abort
  * cancels the scope and the activity kills the agent's process group.
  */
-import { CancellationScope, condition, isCancellation, log } from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, log, patched } from '@temporalio/workflow';
 import type * as activities from '../../activities';
-import { preLabel } from '../../core/persistence';
+import { postLabel, preLabel } from '../../core/persistence';
 import { nowIso, type LoopContext, type Next } from './context';
 import { asLoopFailure, describeActivityFailure, rethrowHostMove } from './failures';
 import { persist } from './persist';
 import type { PromptPlan } from './prompt';
+
+/**
+ * Patch id of the fused iteration: the detection pass and the completion check run inside the agent's activity, right
+ * after the agent (one activity and one workflow task per iteration instead of two activities and a local activity).
+ * Loops recorded before it replay with the separate activities.
+ */
+export const FUSED_ITERATION_PATCH = 'fused-iteration-v1';
 
 /** Wait used after a usage limit that names no reset time. */
 const DEFAULT_USAGE_LIMIT_WAIT_MS = 15 * 60_000;
@@ -29,10 +36,36 @@ export interface AgentRun {
 /** The run, or what the loop does instead (aborted, failed on a configuration error). */
 export type AgentPhase = { ok: true; run: AgentRun } | { ok: false; next: Next };
 
+/**
+ * What a fused iteration runs after the agent: the detection pass when the layer is on, and the completion check with
+ * the rule the verify phase applies (every iteration, or when the agent claims done). Gates, verification and
+ * everything else stay separate activities.
+ */
+function fusedTail(ctx: LoopContext, n: number, agentTimeoutSeconds: number): activities.RunAgentThen | undefined {
+  const { input } = ctx;
+  const then: activities.RunAgentThen = { agentTimeoutSeconds };
+  if (ctx.tracker)
+    then.inspect = {
+      pre: preLabel(n),
+      post: postLabel(n),
+      detectors: input.persistence.detectors,
+      // Host-bound loops push the post checkpoint, so `ralph move` can re-create the workspace elsewhere.
+      pushTo: input.host ? input.checkpointRemoteUrl : undefined,
+    };
+  if (input.completion.command)
+    then.check = {
+      command: input.completion.command,
+      timeoutSeconds: input.completion.timeoutSeconds,
+      on: ctx.checkOn,
+    };
+  return then.inspect || then.check ? then : undefined;
+}
+
 /** Runs the agent for iteration `n`, sleeping through usage limits. */
 export async function runAgentPhase(ctx: LoopContext, n: number, plan: PromptPlan): Promise<AgentPhase> {
   const { m, input, tracker } = ctx;
   const run: AgentRun = { timedOut: false, attempts: 1 };
+  const fused = patched(FUSED_ITERATION_PATCH);
   for (let attempt = 1; ; attempt++) {
     m.setPhase('agent', nowIso());
     m.countAgentRun();
@@ -40,9 +73,13 @@ export async function runAgentPhase(ctx: LoopContext, n: number, plan: PromptPla
       ctx.live.agentScope = new CancellationScope();
       const routed = plan.routed;
       // A routed profile may need longer than the loop's (adaptive) timeout: the larger wins.
-      const runAgent =
+      const agentTimeoutSeconds =
         routed && routed.timeoutSeconds > input.iterationTimeoutSeconds
-          ? ctx.acts.runAgentFor(routed.timeoutSeconds)
+          ? routed.timeoutSeconds
+          : input.iterationTimeoutSeconds;
+      const runAgent =
+        agentTimeoutSeconds !== input.iterationTimeoutSeconds
+          ? ctx.acts.runAgentFor(agentTimeoutSeconds)
           : ctx.acts.runAgent;
       run.result = await ctx.live.agentScope.run(() =>
         runAgent({
@@ -67,6 +104,7 @@ export async function runAgentPhase(ctx: LoopContext, n: number, plan: PromptPla
             tracker && input.persistence.hooks.enabled
               ? { enabled: true, policy: input.persistence.hooks.policy }
               : undefined,
+          then: fused ? fusedTail(ctx, n, agentTimeoutSeconds) : undefined,
         }),
       );
     } catch (e) {

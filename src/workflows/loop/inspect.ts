@@ -18,6 +18,10 @@ export async function inspectPhase(
 ): Promise<activities.InspectIterationResult | undefined> {
   const agent = run.result;
   if (!ctx.tracker || !agent?.checkpoint) return undefined;
+  // A fused iteration ran the pass inside the agent's activity; when it failed there, it runs here as before.
+  if (agent.inspected) return recordPush(ctx, n, agent.inspected);
+  if (agent.inspectError)
+    log.warn(`detection pass in the agent's activity failed, running it again: ${agent.inspectError}`);
   ctx.m.setPhase('inspecting', nowIso());
   try {
     const r = await ctx.acts.inspectIteration({
@@ -38,12 +42,20 @@ export async function inspectPhase(
       // Host-bound loops push the post checkpoint, so `ralph move` can re-create the workspace elsewhere.
       pushTo: ctx.input.host ? ctx.input.checkpointRemoteUrl : undefined,
     });
-    if (r.pushed) ctx.m.recordPush(postLabel(n));
-    else if (r.pushError) log.warn(`could not push checkpoint ${postLabel(n)}: ${r.pushError}`);
-    return r;
+    return recordPush(ctx, n, r);
   } catch (e) {
     rethrowHostMove(e);
     log.warn(`detection pass failed: ${describeActivityFailure(e).message}`);
     return undefined;
   }
+}
+
+function recordPush(
+  ctx: LoopContext,
+  n: number,
+  r: activities.InspectIterationResult,
+): activities.InspectIterationResult {
+  if (r.pushed) ctx.m.recordPush(postLabel(n));
+  else if (r.pushError) log.warn(`could not push checkpoint ${postLabel(n)}: ${r.pushError}`);
+  return r;
 }

@@ -25,7 +25,9 @@ export async function verifyPhase(ctx: LoopContext, n: number, run: AgentRun): P
   const claimed = run.result?.claim.claimed ?? false;
   const out: Verification = { command: input.completion.command };
   const command = out.command;
-  if (command && !run.failure && (ctx.checkOn === 'every-iteration' || claimed)) {
+  // A fused iteration ran the check inside the agent's activity, under the same rule.
+  if (run.result?.check) out.check = run.result.check;
+  else if (command && !run.failure && (ctx.checkOn === 'every-iteration' || claimed)) {
     m.setPhase('checking', nowIso());
     try {
       out.check = await ctx.acts.checkCompletion({
