@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as activities from '../src/activities';
+import type { WorkflowHandle } from '@temporalio/client';
 import type { LoopResult } from '../src/core/loop-types';
 import { readIterationRecords, scriptedWorkspace, startBenchEnv, watchForGates } from './env';
 import { percentile, writeResult } from './stats';
@@ -36,6 +37,13 @@ interface LayerFigures {
   agentProcessMs: { p50: number; p95: number };
   ratioToFloor: { p50: number; p95: number };
   historyEventsPerIteration: number;
+  /**
+   * Where an iteration's overhead goes, p50 per part, from the history's event times and the agent activity's result:
+   * the detection pass (inside the agent's activity), the rest of that activity beyond the agent, the check and the
+   * detection pass (prompt, pre-run checkpoint, process start), and the workflow's side (dispatch, workflow tasks,
+   * state written).
+   */
+  breakdownMs: { detectionPass: number; activityOther: number; workflow: number };
 }
 
 async function main(): Promise<void> {
@@ -70,6 +78,10 @@ async function main(): Promise<void> {
       const agentMs: Record<Layer, number[]> = { on: [], off: [] };
       const events: Record<Layer, number> = { on: 0, off: 0 };
       const runs: Record<Layer, number> = { on: 0, off: 0 };
+      const parts: Record<Layer, { detection: number[]; activityOther: number[]; activity: number[] }> = {
+        on: { detection: [], activityOther: [], activity: [] },
+        off: { detection: [], activityOther: [], activity: [] },
+      };
       const t0 = Date.now();
       for (const [i, layer] of order.entries()) {
         const iterations = i < 2 || LAYERS.length === 1 ? half : n - half;
@@ -106,6 +118,11 @@ async function main(): Promise<void> {
           const h = await env.client.workflow.getHandle(loopId, wf.runId).fetchHistory();
           events[layer] += h.events?.length ?? 0;
           runs[layer]++;
+          for (const a of agentActivities(h.events ?? [])) {
+            parts[layer].activity.push(a.activityMs - a.agentMs - a.checkMs);
+            parts[layer].detection.push(a.detectionMs);
+            parts[layer].activityOther.push(a.activityMs - a.agentMs - a.checkMs - a.detectionMs);
+          }
         }
       }
       const wallMs = Date.now() - t0;
@@ -121,6 +138,11 @@ async function main(): Promise<void> {
             p95: +(percentile(o, 95) / Math.max(1, percentile(floor, 95))).toFixed(2),
           },
           historyEventsPerIteration: +(events[layer] / Math.max(1, o.length)).toFixed(2),
+          breakdownMs: {
+            detectionPass: percentile(parts[layer].detection, 50),
+            activityOther: percentile(parts[layer].activityOther, 50),
+            workflow: percentile(o, 50) - percentile(parts[layer].activity, 50),
+          },
         };
       };
       const layers: Partial<Record<Layer, LayerFigures>> = {};
@@ -159,7 +181,9 @@ async function main(): Promise<void> {
         return (
           `  layer ${l.padEnd(3)}  overhead p50 ${f.overheadMs.p50} ms  p95 ${f.overheadMs.p95} ms  ` +
           `(floor ratio p50 ${f.ratioToFloor.p50}x)  agent p50 ${f.agentProcessMs.p50} ms (not overhead)  ` +
-          `history ${f.historyEventsPerIteration} events/it (${ok(f.historyEventsPerIteration, TARGETS.historyEventsPerIteration)} <= 20)`
+          `history ${f.historyEventsPerIteration} events/it (${ok(f.historyEventsPerIteration, TARGETS.historyEventsPerIteration)} <= 20)\n` +
+          `             p50 parts: detection pass ${f.breakdownMs.detectionPass} ms, rest of the agent's activity ` +
+          `${f.breakdownMs.activityOther} ms, workflow side ${f.breakdownMs.workflow} ms`
         );
       });
       process.stdout.write(
@@ -183,6 +207,36 @@ async function main(): Promise<void> {
     await bench.teardown();
     for (const ws of workspaces) fs.rmSync(ws, { recursive: true, force: true });
   }
+}
+
+type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
+
+/** Each completed runAgent activity of a history: its run time and what its result says it spent where. */
+function agentActivities(
+  events: HistoryEvent[],
+): { activityMs: number; agentMs: number; checkMs: number; detectionMs: number }[] {
+  const ms = (e: HistoryEvent | undefined): number => {
+    const t = e?.eventTime;
+    return t ? Number(t.seconds ?? 0) * 1000 + Math.round((t.nanos ?? 0) / 1e6) : 0;
+  };
+  const byId = new Map(events.map((e) => [String(e.eventId), e]));
+  const out: { activityMs: number; agentMs: number; checkMs: number; detectionMs: number }[] = [];
+  for (const e of events) {
+    const done = e.activityTaskCompletedEventAttributes;
+    if (!done) continue;
+    const scheduled = byId.get(String(done.scheduledEventId));
+    if (scheduled?.activityTaskScheduledEventAttributes?.activityType?.name !== 'runAgent') continue;
+    const payload = done.result?.payloads?.[0]?.data;
+    if (!payload) continue;
+    const r = JSON.parse(Buffer.from(payload).toString('utf8')) as activities.RunAgentResult;
+    out.push({
+      activityMs: ms(e) - ms(byId.get(String(done.startedEventId))),
+      agentMs: r.durationMs,
+      checkMs: r.check?.durationMs ?? 0,
+      detectionMs: r.inspected?.durationMs ?? 0,
+    });
+  }
+  return out;
 }
 
 main().catch((e: unknown) => {

@@ -82,26 +82,36 @@ export class SecretsCodec implements PayloadCodec {
   /** Encrypts `agent.env` values of JSON payloads. */
   async encode(payloads: Payload[]): Promise<Payload[]> {
     return payloads.map((p) =>
-      this.transform(p, (v) => (typeof v === 'string' ? { [SECRET_MARKER]: this.encrypt(v) } : v)),
+      this.transform(p, (v) => (typeof v === 'string' ? { [SECRET_MARKER]: this.encrypt(v) } : v), [
+        '"agent"',
+        '"env"',
+      ]),
     );
   }
 
   /** Decrypts the values {@link encode} encrypted; anything else passes unchanged. */
   async decode(payloads: Payload[]): Promise<Payload[]> {
     return payloads.map((p) =>
-      this.transform(p, (v) =>
-        isObject(v) && typeof v[SECRET_MARKER] === 'string' ? this.decrypt(v[SECRET_MARKER]) : v,
+      this.transform(
+        p,
+        (v) => (isObject(v) && typeof v[SECRET_MARKER] === 'string' ? this.decrypt(v[SECRET_MARKER]) : v),
+        [`"${SECRET_MARKER}"`],
       ),
     );
   }
 
-  private transform(p: Payload, f: (v: unknown) => unknown): Payload {
+  /**
+   * Applies `f` to the `agent.env` values of a JSON payload. Cheap pre-check first: only a payload whose text
+   * contains every string of `needles` is parsed (most payloads, loop states and results included, have no agent env
+   * to encrypt and no encrypted value to decrypt, and parsing each costs the worker a JSON round trip).
+   */
+  private transform(p: Payload, f: (v: unknown) => unknown, needles: string[]): Payload {
     const encoding = p.metadata?.encoding ? Buffer.from(p.metadata.encoding).toString() : '';
     if (encoding !== 'json/plain' || !p.data) return p;
-    const text = Buffer.from(p.data).toString('utf8');
-    // Cheap pre-check: most payloads (activity results, queries) carry no agent object at all.
-    if (!text.includes('"agent"')) return p;
-    const value = JSON.parse(text) as unknown;
+    // A view of the bytes, not a copy: the search needs no string.
+    const bytes = Buffer.from(p.data.buffer, p.data.byteOffset, p.data.byteLength);
+    if (!needles.every((n) => bytes.includes(n))) return p;
+    const value = JSON.parse(bytes.toString('utf8')) as unknown;
     if (!mapAgentEnv(value, f)) return p;
     return { ...p, data: Buffer.from(JSON.stringify(value)) };
   }

@@ -7,6 +7,7 @@ import { loopDir, writeJsonAtomic } from '../artifacts';
 import { readObject, restoreFromStore, scanDir, storeSnapshot, type StoreManifest } from './checkpoint-store';
 import { execProcess } from '../spawner';
 import { sameWorkTree, statWorkTree, type TreeStat } from './tree-stat';
+import { diffIndexEntries, parseIndex, type IndexEntries } from './index-file';
 import {
   STATE_DIR_NAME,
   baseEnv,
@@ -181,6 +182,7 @@ export async function createCheckpoint(
     excludePath: probe.excludePath,
     commonDir: probe.commonDir,
     refHookPath: probe.refHookPath,
+    prefix: probe.prefix,
   });
   return r;
 }
@@ -397,13 +399,25 @@ async function gitCheckpoint(
     await fs.promises.rm(f.meta, { force: true });
     const env = { GIT_INDEX_FILE: f.index };
     let diff: CommitChange[] | undefined;
+    // The files of the commit to diff against, read from this index after that commit's checkpoint: the diff then
+    // comes from reading the index again after write-tree, and the script runs no `git diff-tree`.
+    const known = indexEntries.get(f.index);
+    const before = hooks.diffFrom !== undefined && known?.commit === hooks.diffFrom ? known.entries : undefined;
+    let after: IndexEntries | undefined;
     const r = await buildCommit(workspace, env, userIndex, probe.head, label, fresh ? undefined : meta, {
       ...hooks,
+      diffFrom: before ? undefined : hooks.diffFrom,
       onTree: (tree, d) => {
-        diff = d;
-        hooks.onTree?.(tree, d);
+        after = readIndexEntries(f.index, tree);
+        diff = d ?? (before && after ? diffIndexEntries(before, after, probe.prefix, isStatePath) : undefined);
+        hooks.onTree?.(tree, diff);
       },
     });
+    indexEntries.delete(f.index);
+    if (after) {
+      indexEntries.set(f.index, { commit: r.commit, entries: after });
+      if (indexEntries.size > MAX_LISTINGS) indexEntries.delete(indexEntries.keys().next().value!);
+    }
     writeJsonAtomic(f.meta, { seed, tree: r.tree, commit: r.commit, label } satisfies IndexMeta);
     if (listing) {
       const blobs = new Map<string, string>();
@@ -418,6 +432,34 @@ async function gitCheckpoint(
     throw e;
   } finally {
     await release();
+  }
+}
+
+/**
+ * The files of each loop's last checkpoint, by the loop's index file (this process only), as its index held them just
+ * after `write-tree`: what the next checkpoint's diff starts from. Only small indexes are kept ({@link
+ * MAX_INDEX_BYTES}); a larger tree is diffed by git.
+ */
+const indexEntries = new Map<string, { commit: string; entries: IndexEntries }>();
+/** Largest index read (~2,000 files): beyond it, parsing the index costs more than `git diff-tree`. */
+const MAX_INDEX_BYTES = 256 * 1024;
+
+/** The entries of a loop's index, when it is small, SHA-1 (`tree` is its id) and in a format we read. */
+function readIndexEntries(index: string, tree: string): IndexEntries | undefined {
+  if (tree.length !== 40) return undefined;
+  try {
+    const fd = fs.openSync(index, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      if (size > MAX_INDEX_BYTES) return undefined;
+      const buf = Buffer.alloc(size);
+      fs.readSync(fd, buf, 0, size, 0);
+      return parseIndex(buf);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
   }
 }
 

@@ -92,6 +92,8 @@ export interface GitProbe {
   commonDir: string;
   /** Where git looks for a `reference-transaction` hook (core.hooksPath honoured), relative or absolute. */
   refHookPath: string;
+  /** The workspace's path inside its work tree: '' at the top, 'sub/dir/' below it. */
+  prefix: string;
 }
 
 /** Answers "git work tree?", "which index?" and "which HEAD?" with one process (it exits 1 before the first commit). */
@@ -108,19 +110,21 @@ export async function gitProbe(workspace: string): Promise<GitProbe> {
       '--git-common-dir',
       '--git-path',
       'hooks/reference-transaction',
+      '--show-prefix',
       '--verify',
       '-q',
       'HEAD^{commit}',
     ],
     { cwd: workspace, env: baseEnv() },
   ).catch(() => ({ stdout: Buffer.alloc(0) }));
-  const [inside, indexPath, excludePath, commonDir, refHookPath, head] = String(r.stdout ?? '').split('\n');
+  const [inside, indexPath, excludePath, commonDir, refHookPath, prefix, head] = String(r.stdout ?? '').split('\n');
   return {
     inside: inside === 'true',
     indexPath: indexPath ?? '',
     excludePath: excludePath ?? '',
     commonDir: commonDir ?? '',
     refHookPath: refHookPath ?? '',
+    prefix: prefix ?? '',
     head: head?.trim() || null,
   };
 }
