@@ -8,6 +8,7 @@ import { readObject, restoreFromStore, scanDir, storeSnapshot, type StoreManifes
 import { execProcess } from '../spawner';
 import { sameWorkTree, statWorkTree, type TreeStat } from './tree-stat';
 import { diffIndexEntries, parseIndex, type IndexEntries } from './index-file';
+import { commitText, repoAllowsLooseWrites, resolveHead, writeLooseObject, type RepoDirs } from './commit-object';
 import {
   STATE_DIR_NAME,
   baseEnv,
@@ -107,6 +108,8 @@ const archivePath = (stateDir: string, loopId: string, label: string): string =>
 const manifestPath = (archive: string): string => archive.replace(/\.tar\.gz$/, '.json');
 
 // Fixed identity: checkpoints must work on machines with no user.name/user.email configured.
+/** Who checkpoint commits are by (commit-object.ts writes the same identity as git with {@link COMMIT_ENV}). */
+const RALPH = { name: 'ralph', email: 'ralph@localhost' };
 const COMMIT_ENV = {
   GIT_AUTHOR_NAME: 'ralph',
   GIT_AUTHOR_EMAIL: 'ralph@localhost',
@@ -404,15 +407,30 @@ async function gitCheckpoint(
     const known = indexEntries.get(f.index);
     const before = hooks.diffFrom !== undefined && known?.commit === hooks.diffFrom ? known.entries : undefined;
     let after: IndexEntries | undefined;
-    const r = await buildCommit(workspace, env, userIndex, probe.head, label, fresh ? undefined : meta, {
-      ...hooks,
-      diffFrom: before ? undefined : hooks.diffFrom,
-      onTree: (tree, d) => {
-        after = readIndexEntries(f.index, tree);
-        diff = d ?? (before && after ? diffIndexEntries(before, after, probe.prefix, isStatePath) : undefined);
-        hooks.onTree?.(tree, diff);
+    const dirs = probe.commonDir
+      ? {
+          gitDir: path.dirname(path.resolve(workspace, probe.indexPath)),
+          commonDir: path.resolve(workspace, probe.commonDir),
+        }
+      : undefined;
+    const r = await buildCommit(
+      workspace,
+      env,
+      userIndex,
+      probe.head,
+      label,
+      fresh ? undefined : meta,
+      {
+        ...hooks,
+        diffFrom: before ? undefined : hooks.diffFrom,
+        onTree: (tree, d) => {
+          after = readIndexEntries(f.index, tree);
+          diff = d ?? (before && after ? diffIndexEntries(before, after, probe.prefix, isStatePath) : undefined);
+          hooks.onTree?.(tree, diff);
+        },
       },
-    });
+      dirs && (await repoAllowsLooseWrites(dirs)) ? dirs : undefined,
+    );
     indexEntries.delete(f.index);
     if (after) {
       indexEntries.set(f.index, { commit: r.commit, entries: after });
@@ -513,6 +531,8 @@ async function buildCommit(
   label: string,
   prev: IndexMeta | undefined,
   hooks: CreateCheckpointHooks,
+  /** Set when this process may write the commit object itself (commit-object.ts). */
+  dirs?: RepoDirs,
 ): Promise<{ commit: string; tree: string }> {
   const seedIndex = async (): Promise<void> => {
     // Starting from a copy of the user's index keeps its stat data, so `add -A` re-hashes only changed files
@@ -529,13 +549,13 @@ async function buildCommit(
     await git(workspace, ['read-tree', ...(h ? [h] : ['--empty'])], { env });
   };
   if (!prev) await seedIndex();
-  // The commit comes from the same process (one start fewer); HEAD unknown yet: name it, the script's commit-tree
-  // resolves it (and before the first commit the fallback below handles it).
-  const newCommit: NewCommit = {
-    message: `ralph checkpoint ${label}`,
-    parent: head === undefined ? 'HEAD' : head,
-    unlessTree: prev?.tree,
-  };
+  const message = `ralph checkpoint ${label}`;
+  // The commit is written by this process when the repository allows (no git at all), else by the script's
+  // commit-tree (one start fewer than running it apart); HEAD unknown yet: the script names it, and before the first
+  // commit the fallback below handles it.
+  const newCommit: NewCommit | undefined = dirs
+    ? undefined
+    : { message, parent: head === undefined ? 'HEAD' : head, unlessTree: prev?.tree };
   let added = await addAndWriteTree(workspace, env, hooks.diffFrom, newCommit);
   if (prev && added.changed.some((p) => path.posix.basename(p) === '.gitignore')) {
     await seedIndex();
@@ -545,6 +565,14 @@ async function buildCommit(
   hooks.onTree?.(tree, diff);
   if (prev && prev.tree === tree) return { commit: prev.commit, tree };
   if (added.commit) return { commit: added.commit, tree };
+  if (dirs && tree.length === 40) {
+    const parent = head !== undefined ? head : await resolveHead(dirs);
+    if (parent !== undefined)
+      return {
+        commit: await writeLooseObject(dirs.commonDir, 'commit', commitText(tree, parent, message, RALPH, new Date())),
+        tree,
+      };
+  }
   const commitTree = (parent: string | null): Promise<string> =>
     git(
       workspace,
