@@ -7,7 +7,7 @@ import { loopDir, writeJsonAtomic } from '../artifacts';
 import { readObject, restoreFromStore, scanDir, storeSnapshot, type StoreManifest } from './checkpoint-store';
 import { execProcess } from '../spawner';
 import { sameWorkTree, statWorkTree, type TreeStat } from './tree-stat';
-import { diffIndexEntries, parseIndex, type IndexEntries } from './index-file';
+import { diffIndexes, readIndex, type IndexView } from './index-file';
 import { commitText, repoAllowsLooseWrites, resolveHead, writeLooseObject, type RepoDirs } from './commit-object';
 import {
   STATE_DIR_NAME,
@@ -265,30 +265,41 @@ async function writeLooseRef(workspace: string, layout: GitLayout, ref: string, 
   if (!files || !layout.refHookPath || fs.existsSync(path.resolve(workspace, layout.refHookPath))) return false;
   const file = path.join(common, ...ref.split('/'));
   const lock = `${file}.lock`;
+  // Synchronous: a few tiny file operations, cheaper than as many round trips through libuv's thread pool.
   try {
-    await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    const fh = await fs.promises.open(lock, 'wx').catch(async (e: NodeJS.ErrnoException) => {
-      // Only this loop writes its refs: a lock older than a few seconds was left by a killed worker.
-      const st = e.code === 'EEXIST' ? await fs.promises.stat(lock).catch(() => undefined) : undefined;
-      if (!st || Date.now() - st.mtimeMs < STALE_REF_LOCK_MS) throw e;
-      await fs.promises.rm(lock, { force: true });
-      return fs.promises.open(lock, 'wx');
-    });
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    let fd: number;
     try {
-      await fh.writeFile(`${commit}\n`);
-    } finally {
-      await fh.close();
+      fd = fs.openSync(lock, 'wx');
+    } catch (e) {
+      // Only this loop writes its refs: a lock older than a few seconds was left by a killed worker.
+      const st = (e as NodeJS.ErrnoException).code === 'EEXIST' ? statOrUndefined(lock) : undefined;
+      if (!st || Date.now() - st.mtimeMs < STALE_REF_LOCK_MS) throw e;
+      fs.rmSync(lock, { force: true });
+      fd = fs.openSync(lock, 'wx');
     }
-    await fs.promises.rename(lock, file);
+    try {
+      fs.writeSync(fd, `${commit}\n`);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(lock, file);
     return true;
   } catch (e) {
     // Someone else's lock stays; ours goes.
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
-      await fs.promises.rm(lock, { force: true }).catch(() => undefined);
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') fs.rmSync(lock, { force: true });
     return false;
   }
 }
 const STALE_REF_LOCK_MS = 5000;
+
+const statOrUndefined = (file: string): fs.Stats | undefined => {
+  try {
+    return fs.statSync(file);
+  } catch {
+    return undefined;
+  }
+};
 
 /**
  * Creates a loop's checkpoints folder with a `.gitignore` of `*`: its index, manifests and store are never the
@@ -299,6 +310,14 @@ export async function ensureCheckpointsDir(dir: string): Promise<void> {
   if (fs.existsSync(ignore)) return;
   await fs.promises.mkdir(dir, { recursive: true });
   await fs.promises.writeFile(ignore, '*\n');
+}
+
+function readMeta(file: string): IndexMeta | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as IndexMeta;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What the loop's persistent index last recorded: reused when the next checkpoint has the same tree. */
@@ -323,7 +342,7 @@ const indexFiles = (stateDir: string, loopId: string) => {
 
 /** Size, mtime, ctime and inode of a file, or '-' when it is absent: changes whenever git rewrites it. */
 async function statSig(file: string): Promise<string> {
-  const st = await fs.promises.stat(file, { bigint: true }).catch(() => undefined);
+  const st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
   return st ? `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}` : '-';
 }
 
@@ -335,17 +354,26 @@ async function statSig(file: string): Promise<string> {
 async function tryLock(lock: string): Promise<(() => Promise<void>) | undefined> {
   await ensureCheckpointsDir(path.dirname(lock));
   for (let attempt = 0; attempt < 2; attempt++) {
+    // Synchronous, like the other small file operations of a checkpoint: no thread-pool round trip each.
     try {
-      const fh = await fs.promises.open(lock, 'wx');
-      await fh.writeFile(String(process.pid));
-      await fh.close();
-      return () => fs.promises.rm(lock, { force: true });
+      const fd = fs.openSync(lock, 'wx');
+      try {
+        fs.writeSync(fd, String(process.pid));
+      } finally {
+        fs.closeSync(fd);
+      }
+      return async () => fs.rmSync(lock, { force: true });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const pid = Number(await fs.promises.readFile(lock, 'utf8').catch(() => ''));
+      let pid = 0;
+      try {
+        pid = Number(fs.readFileSync(lock, 'utf8'));
+      } catch {
+        // gone meanwhile
+      }
       if (pid > 0 && pid !== process.pid && isAlive(pid)) return undefined;
       if (pid === process.pid) return undefined;
-      await fs.promises.rm(lock, { force: true });
+      fs.rmSync(lock, { force: true });
     }
   }
   return undefined;
@@ -383,12 +411,9 @@ async function gitCheckpoint(
     return withTempIndex((env) => buildCommit(workspace, env, userIndex, probe.head, label, undefined, hooks));
   try {
     // Our own lock is held: an index.lock left there is from a git killed mid-write.
-    await fs.promises.rm(`${f.index}.lock`, { force: true });
+    fs.rmSync(`${f.index}.lock`, { force: true });
     const seed = `${await statSig(userIndex)}|${await statSig(path.resolve(workspace, probe.excludePath))}`;
-    const meta = await fs.promises
-      .readFile(f.meta, 'utf8')
-      .then((t) => JSON.parse(t) as IndexMeta)
-      .catch(() => undefined);
+    const meta = readMeta(f.meta);
     const fresh = !meta || meta.seed !== seed || !fs.existsSync(f.index);
     // Listed before git reads the tree (see tree-stat.ts): the proof the next checkpoint may reuse this one.
     const listing =
@@ -399,14 +424,14 @@ async function gitCheckpoint(
     }
     listings.delete(f.index);
     // The meta goes first: a crash between the index write and the meta write must not leave a trusted, stale meta.
-    await fs.promises.rm(f.meta, { force: true });
+    fs.rmSync(f.meta, { force: true });
     const env = { GIT_INDEX_FILE: f.index };
     let diff: CommitChange[] | undefined;
     // The files of the commit to diff against, read from this index after that commit's checkpoint: the diff then
     // comes from reading the index again after write-tree, and the script runs no `git diff-tree`.
-    const known = indexEntries.get(f.index);
-    const before = hooks.diffFrom !== undefined && known?.commit === hooks.diffFrom ? known.entries : undefined;
-    let after: IndexEntries | undefined;
+    const known = indexViews.get(f.index);
+    const before = hooks.diffFrom !== undefined && known?.commit === hooks.diffFrom ? known.view : undefined;
+    let after: IndexView | undefined;
     const dirs = probe.commonDir
       ? {
           gitDir: path.dirname(path.resolve(workspace, probe.indexPath)),
@@ -424,18 +449,15 @@ async function gitCheckpoint(
         ...hooks,
         diffFrom: before ? undefined : hooks.diffFrom,
         onTree: (tree, d) => {
-          after = readIndexEntries(f.index, tree);
-          diff = d ?? (before && after ? diffIndexEntries(before, after, probe.prefix, isStatePath) : undefined);
+          after = readIndexView(f.index, tree);
+          diff = d ?? (before && after ? diffIndexes(before, after, probe.prefix, isStatePath) : undefined);
           hooks.onTree?.(tree, diff);
         },
       },
       dirs && (await repoAllowsLooseWrites(dirs)) ? dirs : undefined,
     );
-    indexEntries.delete(f.index);
-    if (after) {
-      indexEntries.set(f.index, { commit: r.commit, entries: after });
-      if (indexEntries.size > MAX_LISTINGS) indexEntries.delete(indexEntries.keys().next().value!);
-    }
+    if (after) rememberIndex(f.index, r.commit, after);
+    else forgetIndex(f.index);
     writeJsonAtomic(f.meta, { seed, tree: r.tree, commit: r.commit, label } satisfies IndexMeta);
     if (listing) {
       const blobs = new Map<string, string>();
@@ -454,25 +476,43 @@ async function gitCheckpoint(
 }
 
 /**
- * The files of each loop's last checkpoint, by the loop's index file (this process only), as its index held them just
- * after `write-tree`: what the next checkpoint's diff starts from. Only small indexes are kept ({@link
- * MAX_INDEX_BYTES}); a larger tree is diffed by git.
+ * The files of each loop's last checkpoint, by the loop's index file (this process only): its index as it was just
+ * after `write-tree`, what the next checkpoint's diff starts from. Bounded by {@link MAX_CACHED_INDEX_BYTES} in all
+ * (the least recently written go first); an index over {@link MAX_INDEX_BYTES} is left to `git diff-tree`.
  */
-const indexEntries = new Map<string, { commit: string; entries: IndexEntries }>();
-/** Largest index read (~2,000 files): beyond it, parsing the index costs more than `git diff-tree`. */
-const MAX_INDEX_BYTES = 256 * 1024;
+const indexViews = new Map<string, { commit: string; view: IndexView }>();
+let cachedIndexBytes = 0;
+const MAX_INDEX_BYTES = 16 * 1024 * 1024;
+const MAX_CACHED_INDEX_BYTES = 64 * 1024 * 1024;
 
-/** The entries of a loop's index, when it is small, SHA-1 (`tree` is its id) and in a format we read. */
-function readIndexEntries(index: string, tree: string): IndexEntries | undefined {
+function forgetIndex(index: string): void {
+  const old = indexViews.get(index);
+  if (!old) return;
+  cachedIndexBytes -= old.view.buf.length;
+  indexViews.delete(index);
+}
+
+function rememberIndex(index: string, commit: string, view: IndexView): void {
+  forgetIndex(index);
+  indexViews.set(index, { commit, view });
+  cachedIndexBytes += view.buf.length;
+  for (const key of indexViews.keys()) {
+    if (cachedIndexBytes <= MAX_CACHED_INDEX_BYTES && indexViews.size <= MAX_LISTINGS) break;
+    forgetIndex(key);
+  }
+}
+
+/** A loop's index as a view, when it is SHA-1 (`tree` is its id), not too large and in a format we read. */
+function readIndexView(index: string, tree: string): IndexView | undefined {
   if (tree.length !== 40) return undefined;
   try {
     const fd = fs.openSync(index, 'r');
     try {
       const size = fs.fstatSync(fd).size;
       if (size > MAX_INDEX_BYTES) return undefined;
-      const buf = Buffer.alloc(size);
-      fs.readSync(fd, buf, 0, size, 0);
-      return parseIndex(buf);
+      const buf = Buffer.allocUnsafe(size);
+      if (fs.readSync(fd, buf, 0, size, 0) !== size) return undefined;
+      return readIndex(buf);
     } finally {
       fs.closeSync(fd);
     }

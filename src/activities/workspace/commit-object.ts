@@ -101,9 +101,20 @@ export async function writeLooseObject(commonDir: string, type: 'commit', body: 
   const dir = path.join(commonDir, 'objects', id.slice(0, 2));
   const file = path.join(dir, id.slice(2));
   if (fs.existsSync(file)) return id;
-  await fs.promises.mkdir(dir, { recursive: true });
+  const data = zlib.deflateSync(raw);
   const tmp = path.join(dir, `tmp_obj_ralph_${process.pid}_${Date.now()}_${Math.random().toString(36).slice(2)}`);
-  await fs.promises.writeFile(tmp, zlib.deflateSync(raw), { mode: 0o444 });
-  await fs.promises.rename(tmp, file);
+  // A `git gc` running meanwhile (git starts one in the background after a commit) removes empty object folders:
+  // the folder may vanish between creating it and writing into it, so it is created again, as git itself does.
+  // Synchronous: three small file operations, cheaper than as many thread-pool round trips.
+  for (let attempt = 1; ; attempt++) {
+    fs.mkdirSync(dir, { recursive: true });
+    try {
+      fs.writeFileSync(tmp, data, { mode: 0o444 });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 5) throw e;
+    }
+  }
+  fs.renameSync(tmp, file);
   return id;
 }

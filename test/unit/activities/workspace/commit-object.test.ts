@@ -67,6 +67,30 @@ describe('commit objects written without git', () => {
     expect(git(dir, ['log', '-1', '--format=%P|%s', root])).toBe('|m');
   });
 
+  it('creates the object folder again when a git gc removes it while the object is being written', async () => {
+    const dir = repo();
+    const tree = git(dir, ['write-tree']);
+    const text = commitText(tree, null, 'gc race', { name: 'r', email: 'r@r' }, new Date());
+    const real = fs.writeFileSync;
+    let removed = '';
+    const spy = jest.spyOn(fs, 'writeFileSync').mockImplementation((file, data, options) => {
+      // The first write finds its folder gone, as after `git prune-packed` removed it empty.
+      if (!removed) {
+        removed = path.dirname(String(file));
+        fs.rmSync(removed, { recursive: true, force: true });
+      }
+      return real(file, data, options);
+    });
+    try {
+      const id = await writeLooseObject(path.join(dir, '.git'), 'commit', text);
+      expect(removed).toBe(path.join(dir, '.git/objects', id.slice(0, 2)));
+      expect(spy).toHaveBeenCalledTimes(2);
+      expect(git(dir, ['cat-file', '-t', id])).toBe('commit');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('resolves HEAD from a loose ref, a packed ref, a detached HEAD, an unborn branch and a linked worktree', async () => {
     const dir = repo();
     const head = git(dir, ['rev-parse', 'HEAD']);

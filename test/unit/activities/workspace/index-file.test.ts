@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { diffCommits } from '../../../../src/activities/workspace/checkpoint';
-import { diffIndexEntries, parseIndex } from '../../../../src/activities/workspace/index-file';
+import { diffIndexes, indexEntry, readIndex, type IndexView } from '../../../../src/activities/workspace/index-file';
 import { isStatePath } from '../../../../src/activities/workspace/snapshot';
 
 /** A git repository with its own index file for the test (as a loop's index is), and helpers around it. */
@@ -26,12 +26,15 @@ function repo() {
     git(['add', '-A']);
     const tree = git(['write-tree']).trim();
     const commit = git(['commit-tree', ...(parent ? ['-p', parent] : []), '-m', 'c', tree]).trim();
-    return { commit, entries: parseIndex(fs.readFileSync(index)) };
+    return { commit, entries: readIndex(fs.readFileSync(index)) };
   };
   return { dir, index, git, write, checkpoint };
 }
 
-describe('parseIndex / diffIndexEntries', () => {
+const paths = (v: IndexView | undefined): string[] | undefined =>
+  v && Array.from({ length: v.count }, (_, i) => indexEntry(v, i).path);
+
+describe('readIndex / diffIndexes', () => {
   it('gives the changes git diff-tree gives: added, modified, deleted, mode and type changes, file to folder', async () => {
     const r = repo();
     r.write('src/a.ts', 'a\n');
@@ -45,7 +48,9 @@ describe('parseIndex / diffIndexEntries', () => {
     r.write('deep/er/still/deeper/file.txt', 'deep\n');
     const pre = r.checkpoint();
     expect(pre.entries).toBeDefined();
-    expect(pre.entries!.get('src/a.ts')).toMatch(/^100644 [0-9a-f]{40}$/);
+    const a = indexEntry(pre.entries!, paths(pre.entries)!.indexOf('src/a.ts'));
+    expect(a.mode).toBe('100644');
+    expect(a.id).toMatch(/^[0-9a-f]{40}$/);
 
     r.write('src/a.ts', 'a changed\n');
     r.write('src/new.ts', 'new\n');
@@ -60,7 +65,7 @@ describe('parseIndex / diffIndexEntries', () => {
     r.write('deep/er/still/deeper/file.txt', 'deeper\n');
     const post = r.checkpoint(pre.commit);
 
-    const ours = diffIndexEntries(pre.entries!, post.entries!, '', isStatePath);
+    const ours = diffIndexes(pre.entries!, post.entries!, '', isStatePath);
     const gits = await diffCommits(r.dir, pre.commit, post.commit);
     expect(ours).toEqual(gits);
     expect(ours.map((c) => `${c.status} ${c.path}`)).toEqual([
@@ -76,6 +81,21 @@ describe('parseIndex / diffIndexEntries', () => {
     ]);
   });
 
+  it('agrees with git diff-tree on a larger tree with changes spread all over it', async () => {
+    const r = repo();
+    const name = (i: number): string => `pkg${i % 7}/${i % 3 ? 'src' : 'test'}/f-${i}${i % 5 ? '.ts' : '.md'}`;
+    for (let i = 0; i < 1500; i++) r.write(name(i), `v0 ${i}\n`);
+    const pre = r.checkpoint();
+    for (let i = 0; i < 1500; i += 37) r.write(name(i), `v1 ${i}\n`);
+    for (let i = 5; i < 1500; i += 101) fs.rmSync(path.join(r.dir, name(i)));
+    for (let i = 1500; i < 1530; i++) r.write(name(i), `new ${i}\n`);
+    r.write('pkg3/src-extra.ts', 'between siblings in byte order\n');
+    const post = r.checkpoint(pre.commit);
+    const ours = diffIndexes(pre.entries!, post.entries!, '', isStatePath);
+    expect(ours.length).toBeGreaterThan(80);
+    expect(ours).toEqual(await diffCommits(r.dir, pre.commit, post.commit));
+  });
+
   it('reports paths relative to a workspace below the top of the work tree, and only those', async () => {
     const r = repo();
     r.write('app/src/a.ts', 'a\n');
@@ -84,7 +104,7 @@ describe('parseIndex / diffIndexEntries', () => {
     r.write('app/src/a.ts', 'a2\n');
     r.write('other/b.ts', 'b2\n');
     const post = r.checkpoint(pre.commit);
-    const ours = diffIndexEntries(pre.entries!, post.entries!, 'app/', isStatePath);
+    const ours = diffIndexes(pre.entries!, post.entries!, 'app/', isStatePath);
     expect(ours).toEqual(await diffCommits(path.join(r.dir, 'app'), pre.commit, post.commit));
     expect(ours.map((c) => c.path)).toEqual(['src/a.ts']);
   });
@@ -96,16 +116,15 @@ describe('parseIndex / diffIndexEntries', () => {
     r.write('a.txt', 'a\n');
     r.git(['add', '-A']);
     r.git(['update-index', '--index-version', '3']);
-    const v3 = parseIndex(fs.readFileSync(r.index));
-    expect([...v3!.keys()].sort()).toEqual(['a.txt', long]);
+    expect(paths(readIndex(fs.readFileSync(r.index)))).toEqual(['a.txt', long]);
     r.git(['update-index', '--index-version', '4']);
-    expect(parseIndex(fs.readFileSync(r.index))).toBeUndefined();
+    expect(readIndex(fs.readFileSync(r.index))).toBeUndefined();
     r.git(['update-index', '--index-version', '2']);
-    expect(parseIndex(fs.readFileSync(r.index))?.size).toBe(2);
+    expect(readIndex(fs.readFileSync(r.index))?.count).toBe(2);
     r.write('later.txt', 'later\n');
     r.git(['add', '-N', 'later.txt']);
-    expect(parseIndex(fs.readFileSync(r.index))).toBeUndefined();
-    expect(parseIndex(Buffer.from('not an index at all, clearly'))).toBeUndefined();
+    expect(readIndex(fs.readFileSync(r.index))).toBeUndefined();
+    expect(readIndex(Buffer.from('not an index at all, clearly'))).toBeUndefined();
   });
 
   it('refuses a split index', () => {
@@ -113,6 +132,6 @@ describe('parseIndex / diffIndexEntries', () => {
     r.write('a.txt', 'a\n');
     r.git(['-c', 'core.splitIndex=true', 'add', '-A']);
     r.git(['update-index', '--split-index']);
-    expect(parseIndex(fs.readFileSync(r.index))).toBeUndefined();
+    expect(readIndex(fs.readFileSync(r.index))).toBeUndefined();
   });
 });
