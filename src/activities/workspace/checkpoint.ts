@@ -7,7 +7,7 @@ import { loopDir, writeJsonAtomic } from '../artifacts';
 import { readObject, restoreFromStore, scanDir, storeSnapshot, type StoreManifest } from './checkpoint-store';
 import { execProcess } from '../spawner';
 import { sameWorkTree, statWorkTree, type TreeStat } from './tree-stat';
-import { diffIndexes, readIndex, type IndexView } from './index-file';
+import { diffIndexes, readIndex, type CommitChange, type IndexView } from './index-file';
 import { commitText, repoAllowsLooseWrites, resolveHead, writeLooseObject, type RepoDirs } from './commit-object';
 import {
   STATE_DIR_NAME,
@@ -629,13 +629,7 @@ async function buildCommit(
   }
 }
 
-/** One file that differs between two checkpoint commits, with its blob ids on each side. */
-export interface CommitChange {
-  path: string;
-  status: 'A' | 'M' | 'D';
-  before?: string;
-  after?: string;
-}
+export type { CommitChange } from './index-file';
 
 /**
  * What changed between two commits under the workspace, paths relative to it (one `git diff-tree`, no file listing).

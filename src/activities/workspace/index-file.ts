@@ -7,7 +7,13 @@
  * split or sparse index, no conflicts, no intent-to-add entries); for anything else the reader answers undefined and
  * the caller asks git.
  */
-import type { CommitChange } from './checkpoint';
+/** One file that differs between two checkpoint commits, with its blob ids on each side. */
+export interface CommitChange {
+  path: string;
+  status: 'A' | 'M' | 'D';
+  before?: string;
+  after?: string;
+}
 
 /** An index file's bytes and where each entry and its name are. */
 export interface IndexView {
