@@ -21,7 +21,7 @@ import type { LoopResult } from '../src/core/loop-types';
 import { DEFAULT_NAMESPACE } from '../src/core/constants';
 import { createWorker } from '../src/workers/worker';
 import { cpuDelta, cpuNow, readIterationRecords, startBenchEnv, watchForGates, type CpuParts } from './env';
-import { percentile, writeResult } from './stats';
+import { percentile, regressionSlope, writeResult } from './stats';
 
 const LOOPS = Number(process.env.BENCH_LOOPS ?? 100);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 10);
@@ -240,16 +240,6 @@ async function runLayers(layers: ('on' | 'off')[]): Promise<{ runs: RunFigures[]
       clearInterval(timer);
     }
   }
-}
-
-/** Least-squares slope of y over x; NaN with fewer than two distinct x. */
-function regressionSlope(points: number[][]): number {
-  const n = points.length;
-  const mx = points.reduce((a, p) => a + p[0], 0) / n;
-  const my = points.reduce((a, p) => a + p[1], 0) / n;
-  const sxx = points.reduce((a, p) => a + (p[0] - mx) ** 2, 0);
-  const sxy = points.reduce((a, p) => a + (p[0] - mx) * (p[1] - my), 0);
-  return sxx > 0 ? sxy / sxx : NaN;
 }
 
 main().catch((e: unknown) => {

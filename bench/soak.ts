@@ -1,14 +1,15 @@
 /**
  * npm run soak — reliability soak: N loops (default 20) x K iterations (default 50: 1,000 in all) of a trivial shell
- * agent on git workspaces, while the worker process is killed with `kill -9` every 30-60 s (restarted at once, and
- * killed again only after it made progress) and the
- * dev server (persistent SQLite) is restarted twice. At the end every loop must be exact: accepted at iteration K,
+ * agent on git workspaces, while the worker process is killed with `kill -9` every 30-60 s and at a third and two
+ * thirds of the progress whatever the time (restarted at once, and killed again only after it made progress: a soak
+ * that finishes within 30 s still kills), and the dev server (persistent SQLite) is restarted twice. At the end every loop must be exact: accepted at iteration K,
  * records 1..K, each iteration's line written once (a killed run is rolled back to its pre-run checkpoint), a post-run
  * checkpoint ref per iteration, state.json equal to the workflow's state, every run's history bounded by
- * continue-as-new; and the worker's RSS after the soak is compared with its RSS after warm-up.
+ * continue-as-new; and the worker's RSS after the soak is compared with its RSS after warm-up, and its trend over the
+ * second half of what the last worker process did is reported (MB per 100 iterations: a leak climbs steadily).
  *
  * Sizes: SOAK_LOOPS, SOAK_ITERATIONS, SOAK_KILL_MIN_S / SOAK_KILL_MAX_S (kill interval), SOAK_KILL_AT (kills at shares
- * of the progress, e.g. 0.3,0.7), SOAK_SERVER_RESTARTS (2), SOAK_AGENT_SLEEP_S (the agent sleeps this long before it
+ * of the progress, default 0.33,0.66; `none` for the timer alone), SOAK_SERVER_RESTARTS (2), SOAK_AGENT_SLEEP_S (the agent sleeps this long before it
  * writes its line, default 0: a short soak slows its agent down so the kills land while loops are running),
  * SOAK_SEED. Results: bench/results/soak.json (or SOAK_RESULT_FILE). Exits non-zero, with the reasons, when anything
  * is not exact or a loop does not finish (never waits forever).
@@ -24,7 +25,7 @@ import type { LoopInputRaw } from '../src/config/loop-input';
 import { DEV_SERVER_DYNAMIC_CONFIG_ARGS } from '../src/core/constants';
 import type { LoopResult, LoopState } from '../src/core/loop-types';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../src/workflows/search-attributes';
-import { percentile, writeResult } from './stats';
+import { percentile, regressionSlope, writeResult } from './stats';
 
 const { locateTemporal } = require('../../scripts/temporal-bin.js') as {
   locateTemporal: (o: object) => { path?: string };
@@ -36,7 +37,7 @@ const ITERATIONS = num('SOAK_ITERATIONS', 50);
 const KILL_MIN_MS = num('SOAK_KILL_MIN_S', 30) * 1000;
 const KILL_MAX_MS = num('SOAK_KILL_MAX_S', 60) * 1000;
 /** Extra kills at these shares of the total iterations (e.g. `0.3,0.7`), whatever the timer says: a short soak still kills. */
-const KILL_AT = (process.env.SOAK_KILL_AT ?? '')
+const KILL_AT = (process.env.SOAK_KILL_AT ?? '0.33,0.66')
   .split(',')
   .filter(Boolean)
   .map(Number)
@@ -184,6 +185,8 @@ async function main(): Promise<void> {
   const finished = new Set<string>();
   const results = new Map<string, LoopResult>();
   let rssEnd: number | undefined;
+  /** The worker's RSS against the iterations done, per worker process: the growth figure is the last one's trend. */
+  const rssSamples: { pid: number | undefined; done: number; rss: number }[] = [];
   const problems: Problem[] = [];
   let lastAsked = 0;
   while (finished.size < loops.length) {
@@ -254,8 +257,17 @@ async function main(): Promise<void> {
         // The server may be restarting: ask again.
       }
     }
-    rssEnd = rssMb(worker?.pid) ?? rssEnd;
+    const rss = rssMb(worker?.pid);
+    if (rss !== undefined) rssSamples.push({ pid: worker?.pid, done: done(), rss });
+    rssEnd = rss ?? rssEnd;
   }
+  // RSS trend of the last worker process over the second half of what it did (MB per 100 iterations): a leak shows
+  // as a steady climb; a heap settling after warm-up does not.
+  const last = rssSamples.filter((r) => r.pid === rssSamples[rssSamples.length - 1]?.pid);
+  const half = last.filter(
+    (r) => r.done >= (last[0]?.done ?? 0) + ((last.at(-1)?.done ?? 0) - (last[0]?.done ?? 0)) / 2,
+  );
+  const slope = regressionSlope(half.map((r) => [r.done, r.rss]));
   const wallS = (Date.now() - t0) / 1000;
 
   // Exactness, loop by loop.
@@ -312,6 +324,11 @@ async function main(): Promise<void> {
     runsPerLoop: { p50: percentile(runsPerLoop, 50), max: Math.max(0, ...runsPerLoop) },
     workerRssMb: { afterWarmup: rssWarm, afterSoak: rssEnd },
     rssGrowthPct: rssWarm && rssEnd ? +(((rssEnd - rssWarm) / rssWarm) * 100).toFixed(1) : undefined,
+    rssSlopeMbPer100Iterations: Number.isFinite(slope) ? +(slope * 100).toFixed(1) : undefined,
+    rssLastWorker: {
+      iterations: (last.at(-1)?.done ?? 0) - (last[0]?.done ?? 0),
+      peakMb: last.length ? Math.max(...last.map((r) => r.rss)) : undefined,
+    },
     exact: problems.length === 0,
     problems: problems.slice(0, 50),
   };
@@ -324,7 +341,9 @@ async function main(): Promise<void> {
   );
   console.log(
     `  history events per run max ${maxEventsPerRun} (continue-as-new every 10); ` +
-      `worker RSS ${rssWarm} MB after warm-up, ${rssEnd} MB after the soak (${out.rssGrowthPct}%)`,
+      `worker RSS ${rssWarm} MB after warm-up, ${rssEnd} MB after the soak (${out.rssGrowthPct}%); ` +
+      `last worker: ${out.rssLastWorker.iterations} iterations, peak ${out.rssLastWorker.peakMb} MB, ` +
+      `trend over its second half ${out.rssSlopeMbPer100Iterations ?? '?'} MB per 100 iterations`,
   );
   for (const p of problems.slice(0, 20)) console.log(`  PROBLEM ${p.loopId}: ${p.problem}`);
   console.log(`  written to ${file}`);

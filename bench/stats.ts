@@ -23,3 +23,13 @@ export function writeResult(name: string, data: unknown): string {
   fs.writeFileSync(file, JSON.stringify(data, null, 2) + '\n');
   return file;
 }
+
+/** Least-squares slope of y over x; NaN with fewer than two distinct x. */
+export function regressionSlope(points: number[][]): number {
+  const n = points.length;
+  const mx = points.reduce((a, p) => a + p[0], 0) / n;
+  const my = points.reduce((a, p) => a + p[1], 0) / n;
+  const sxx = points.reduce((a, p) => a + (p[0] - mx) ** 2, 0);
+  const sxy = points.reduce((a, p) => a + (p[0] - mx) * (p[1] - my), 0);
+  return sxx > 0 ? sxy / sxx : NaN;
+}
