@@ -4,6 +4,7 @@
  * leaving `persistence` out of the loop input) gives the standard behaviour.
  */
 import { z } from 'zod';
+import type { PersistenceSettings } from '../core/persistence-types';
 
 const count = (d: number) => z.number().int().positive().default(d);
 
@@ -120,3 +121,7 @@ export type PersistenceConfigRaw = z.input<typeof PersistenceConfig>;
 
 /** The defaults, as a value. */
 export const defaultPersistenceConfig = (): PersistenceConfig => PersistenceConfig.parse({});
+
+// The schema and core's settings type stay the same shape (core imports nothing from config).
+({}) as PersistenceConfig satisfies PersistenceSettings;
+({}) as PersistenceSettings satisfies PersistenceConfig;

@@ -4,8 +4,14 @@
  * decide now. Pure and rule-based: the same facts always give the same diagnosis.
  */
 import type { Detection } from './detections';
-import type { PersistenceConfig } from '../config/persistence-config';
-import type { Diagnosis, DiagnosisCause, IterationFingerprint, Strategy, TrajectoryPoint } from './persistence-types';
+import type {
+  Diagnosis,
+  DiagnosisCause,
+  IterationFingerprint,
+  PersistenceSettings,
+  Strategy,
+  TrajectoryPoint,
+} from './persistence-types';
 
 /**
  * Detection types of validation bypass (core/detectors/validation-bypass.ts): ways to make the gates pass without
@@ -281,7 +287,7 @@ export function adaptText(strategy: Strategy, d: Diagnosis): string {
 export function shouldEscalate(
   detections: Detection[],
   retries: number,
-  cfg: PersistenceConfig['recovery'],
+  cfg: PersistenceSettings['recovery'],
 ): { escalate: boolean; why: string } {
   const critical = uniq(detections.filter((d) => d.verdict === 'BLOCK').map((d) => d.type));
   if (critical.length && cfg.escalateOnCritical) return { escalate: true, why: `critical: ${critical.join(', ')}` };

@@ -191,3 +191,37 @@ export interface PersistenceState {
   /** What the last iteration's detections said, for the next prompt's reinforcement section. */
   lastFindings?: string[];
 }
+
+/**
+ * The anti-laziness layer's settings after defaults: what the rules of core read. `src/config/persistence-config.ts`
+ * holds the zod schema that produces it, and checks both ways that the two stay the same shape.
+ */
+export interface PersistenceSettings {
+  /** Off: no snapshots, checkpoints or detectors. */
+  enabled: boolean;
+  detectors: {
+    noFiles: boolean;
+    evidence: boolean;
+    falseCompletion: boolean;
+    testInventory: boolean;
+    coverage: boolean;
+    featureRemoval: boolean;
+    validationBypass: boolean;
+    stuck: boolean;
+    plateau: boolean;
+  };
+  stuck: { sameError: number; sameOutput: number; noProgress: number; oscillation: boolean };
+  plateau: { minDelta: number; window: number };
+  circuitBreaker: { noFiles: number; window: number };
+  reinforcement: { standardFrom: number; aggressiveFrom: number };
+  recovery: { maxRetries: number; escalateOnCritical: boolean };
+  coverage: { tolerance: number };
+  bestOutput: {
+    enabled: boolean;
+    threshold: number;
+    restore: 'worktree' | 'branch' | 'off';
+    requireVerification: boolean;
+  };
+  hooks: { policy: 'warn' | 'deny'; enabled: boolean };
+  checkpoints: { keepFinishedDays: number };
+}

@@ -4,7 +4,6 @@
  * output. The workflow owns one {@link PersistenceTracker} next to its LoopMachine; its state lives in
  * `LoopState.persistence` and crosses continue-as-new with it.
  */
-import type { PersistenceConfig } from '../config/persistence-config';
 import { type AgentFailureKind, isInfraFailure } from './agent-failure';
 import { selectBest } from './best-output';
 import { detection, worstVerdict, type Detection, type Verdict } from './detections';
@@ -17,6 +16,7 @@ import type {
   BestOutput,
   ChangeSummary,
   InterventionEvent,
+  PersistenceSettings,
   PersistenceState,
   ReinforcementLevel,
 } from './persistence-types';
@@ -115,7 +115,7 @@ export class PersistenceTracker {
   readonly state: PersistenceState;
 
   constructor(
-    readonly cfg: PersistenceConfig,
+    readonly cfg: PersistenceSettings,
     private readonly loopId: string,
     private readonly agent: string,
     state?: PersistenceState,

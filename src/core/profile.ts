@@ -4,8 +4,7 @@
  * trips when no-files iterations cluster. Pure: every update returns a new object.
  */
 import type { Detection } from './detections';
-import type { PersistenceConfig } from '../config/persistence-config';
-import type { AgentProfile, ChangeSummary } from './persistence-types';
+import type { AgentProfile, ChangeSummary, PersistenceSettings } from './persistence-types';
 
 /** How many no-files iteration numbers a profile keeps (the circuit breaker only looks at recent ones). */
 export const NO_FILES_KEPT = 20;
@@ -73,7 +72,11 @@ export function updateProfile(
  * Whether the circuit breaker trips at `iteration`: at least `cfg.noFiles` no-files iterations n within the last
  * `cfg.window` iterations (`iteration - window < n ≤ iteration`).
  */
-export function circuitBreaker(p: AgentProfile, iteration: number, cfg: PersistenceConfig['circuitBreaker']): boolean {
+export function circuitBreaker(
+  p: AgentProfile,
+  iteration: number,
+  cfg: PersistenceSettings['circuitBreaker'],
+): boolean {
   const recent = p.noFilesIterations.filter((n) => n > iteration - cfg.window && n <= iteration);
   return new Set(recent).size >= cfg.noFiles;
 }

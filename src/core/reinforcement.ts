@@ -4,15 +4,14 @@
  * prompts. Pure and deterministic: the workflow calls these to build the next prompt.
  */
 import type { Detection } from './detections';
-import type { PersistenceConfig } from '../config/persistence-config';
-import type { ReinforcementLevel } from './persistence-types';
+import type { PersistenceSettings, ReinforcementLevel } from './persistence-types';
 import { VALIDATION_BYPASS_TYPES } from './pdare';
 
 /** What decides the level of the next prompt. */
 export interface LevelInput {
   /** The iteration the prompt is for (1-based). */
   iteration: number;
-  cfg: PersistenceConfig['reinforcement'];
+  cfg: PersistenceSettings['reinforcement'];
   /** Quality has not improved over the plateau window. */
   plateau: boolean;
   /** The same error came back (stuck-loop risk). */
