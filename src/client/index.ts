@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client, Connection, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import { type ConnectionConfig, tlsOptions } from '../config/connection';
 import { type LoopInputRaw, LoopInput, formatIssues } from '../config/loop-input';
 import { ProjectInput, type ProjectInputRaw } from '../config/project-input';
@@ -13,8 +14,30 @@ import { SearchAttributes, WorkflowTypes } from '../core/constants';
 import type { DecisionPayload, SignalName } from '../core/loop-machine';
 import type { LoopResult, LoopState } from '../core/loop-types';
 import type { ProjectState, UnblockRequest } from '../core/project-machine';
-import { InvalidInputError, LoopFinishedError, LoopNotFoundError, NoServerError } from './errors';
+import type { RoutePayload } from '../core/routing/signal';
+import {
+  InvalidInputError,
+  LoopFinishedError,
+  LoopNotFoundError,
+  NoServerError,
+  NotALoopError,
+  NotAProjectError,
+  ProjectFailedError,
+  ProjectFinishedError,
+  ProjectNotFoundError,
+  UpdateRejectedError,
+} from './errors';
 import { secretsCodec } from './secrets-codec';
+import {
+  finish,
+  loopSignals,
+  route,
+  retryBlocked,
+  status,
+  tasks,
+  unblock,
+  type ProjectUpdateAnswer,
+} from '../workflows/messages';
 
 export * from './errors';
 
@@ -82,7 +105,7 @@ async function describeOrThrow(client: Client, loopId: string): Promise<{ handle
 export async function getLoopStatus(client: Client, loopId: string): Promise<LoopState> {
   const { handle, closed } = await describeOrThrow(client, loopId);
   try {
-    return await handle.query<LoopState>('status');
+    return await handle.query(status);
   } catch (e) {
     if (!closed) throw e;
     const result = (await handle.result().catch(() => undefined)) as LoopResult | undefined;
@@ -119,7 +142,8 @@ export async function signalLoop(
 ): Promise<void> {
   const { handle, closed } = await describeOrThrow(client, loopId);
   if (closed) throw new LoopFinishedError(loopId, name, closed.toLowerCase());
-  await handle.signal(name, payload);
+  const signal: SignalDefinition<[(DecisionPayload | MovePayload)?]> = loopSignals[name];
+  await handle.signal(signal, payload);
 }
 
 /** Payload of the `move` signal: the host to move a host-bound loop to, and its workspace path there. */
@@ -212,69 +236,6 @@ export async function listProjects(client: Client, o: { limit?: number } = {}): 
   return out;
 }
 
-/** Thrown when a project id names no workflow. */
-export class ProjectNotFoundError extends Error {
-  override readonly name = 'ProjectNotFoundError';
-  constructor(
-    readonly projectId: string,
-    readonly namespace: string,
-  ) {
-    super(`no project with id "${projectId}" in namespace ${namespace}: check the id printed by \`ralph start --prd\``);
-  }
-}
-
-/** Thrown when a project command names a workflow that is not a `ralphProject` (a loop, say). */
-export class NotAProjectError extends Error {
-  override readonly name = 'NotAProjectError';
-  constructor(
-    readonly workflowId: string,
-    readonly workflowType: string,
-  ) {
-    super(
-      `"${workflowId}" is a ${workflowType}, not a ${WorkflowTypes.ralphProject}: project commands take the id ` +
-        `printed by \`ralph start --prd\` (see a loop with \`ralph status ${workflowId}\`)`,
-    );
-  }
-}
-
-/** Thrown when an operator command is sent to a project that already ended. */
-export class ProjectFinishedError extends Error {
-  override readonly name = 'ProjectFinishedError';
-  constructor(
-    readonly projectId: string,
-    readonly command: string,
-    readonly closedStatus: string,
-  ) {
-    super(
-      `project "${projectId}" already ended (${closedStatus}): nothing to ${command}; see \`ralph status ${projectId}\``,
-    );
-  }
-}
-
-/** Thrown when a project's tasks can't be read because the workflow failed before it recorded any. */
-export class ProjectFailedError extends Error {
-  override readonly name = 'ProjectFailedError';
-  constructor(
-    readonly projectId: string,
-    readonly failure: string,
-  ) {
-    super(`project "${projectId}" failed before it recorded its tasks: ${failure}`);
-  }
-}
-
-/** Thrown when the project refused an operator update (unknown task, nothing blocked...); the message is the project's. */
-export class UpdateRejectedError extends Error {
-  override readonly name = 'UpdateRejectedError';
-  constructor(
-    readonly projectId: string,
-    readonly update: string,
-    message: string,
-    override readonly cause?: unknown,
-  ) {
-    super(message);
-  }
-}
-
 /** A workflow's type and execution status (`RUNNING`, `COMPLETED`, ...); {@link LoopNotFoundError} if it doesn't exist. */
 export async function describeWorkflow(client: Client, workflowId: string): Promise<{ type: string; status: string }> {
   try {
@@ -285,6 +246,18 @@ export async function describeWorkflow(client: Client, workflowId: string): Prom
       throw new LoopNotFoundError(workflowId, client.options.namespace);
     throw e;
   }
+}
+
+/**
+ * Forces an agent profile (or `base`) on a running loop: the `route` signal. Refuses an ended loop, and a project
+ * (it has no route handler: the signal would be buffered and never applied) with {@link NotALoopError}.
+ */
+export async function routeLoop(client: Client, loopId: string, payload: RoutePayload): Promise<{ type: string }> {
+  const w = await describeWorkflow(client, loopId);
+  if (w.status !== 'RUNNING') throw new LoopFinishedError(loopId, route.name, w.status.toLowerCase());
+  if (w.type === WorkflowTypes.ralphProject) throw new NotALoopError(loopId, w.type);
+  await client.workflow.getHandle(loopId).signal(route, payload);
+  return { type: w.type };
 }
 
 /**
@@ -342,7 +315,7 @@ async function projectHandle(client: Client, projectId: string): Promise<{ handl
 export async function getProjectTasks(client: Client, projectId: string): Promise<ProjectState> {
   const { handle, closed } = await projectHandle(client, projectId);
   try {
-    return await handle.query<ProjectState>('tasks');
+    return await handle.query(tasks);
   } catch (e) {
     if (!closed) throw e;
     const failure = await handle.result().then(
@@ -355,27 +328,24 @@ export async function getProjectTasks(client: Client, projectId: string): Promis
 }
 
 /** What an operator update did: the tasks it changed and the project's note. */
-export interface ProjectUpdateResult {
-  tasks: string[];
-  note: string;
-}
+export type ProjectUpdateResult = ProjectUpdateAnswer;
 
-async function updateProject(
+async function updateProject<A>(
   client: Client,
   projectId: string,
-  update: 'unblock' | 'retryBlocked',
+  update: UpdateDefinition<ProjectUpdateAnswer, [A]>,
   command: string,
-  arg: unknown,
+  arg: A,
 ): Promise<ProjectUpdateResult> {
   const { handle, closed } = await projectHandle(client, projectId);
   if (closed) throw new ProjectFinishedError(projectId, command, closed.toLowerCase());
   try {
-    return await handle.executeUpdate<ProjectUpdateResult, [unknown]>(update, { args: [arg] });
+    return await handle.executeUpdate(update, { args: [arg] });
   } catch (e) {
     const err = e as Error & { cause?: Error };
     // Compared by name: `instanceof` breaks across module registries.
     if (err.name === 'WorkflowUpdateFailedError')
-      throw new UpdateRejectedError(projectId, update, err.cause?.message ?? err.message, e);
+      throw new UpdateRejectedError(projectId, update.name, err.cause?.message ?? err.message, e);
     throw e;
   }
 }
@@ -385,7 +355,7 @@ async function updateProject(
  * Throws {@link UpdateRejectedError} with the project's message when it refuses (unknown or unblocked task...).
  */
 export function unblockTasks(client: Client, projectId: string, r: UnblockRequest): Promise<ProjectUpdateResult> {
-  return updateProject(client, projectId, 'unblock', 'unblock', r);
+  return updateProject(client, projectId, unblock, 'unblock', r);
 }
 
 /** Gives every blocked task `maxAttempts` (default 1) more attempts (the `retryBlocked` update). */
@@ -394,7 +364,7 @@ export function retryBlockedTasks(
   projectId: string,
   r: { maxAttempts?: number; reason?: string; by?: string } = {},
 ): Promise<ProjectUpdateResult> {
-  return updateProject(client, projectId, 'retryBlocked', 'retry', r);
+  return updateProject(client, projectId, retryBlocked, 'retry', r);
 }
 
 /** Ends a project that waits for an operator with what it has (the `finish` signal). */
@@ -405,5 +375,5 @@ export async function finishProject(
 ): Promise<void> {
   const { handle, closed } = await projectHandle(client, projectId);
   if (closed) throw new ProjectFinishedError(projectId, 'finish', closed.toLowerCase());
-  await handle.signal('finish', p);
+  await handle.signal(finish, p);
 }

@@ -183,6 +183,14 @@ export class ProjectMachine {
    */
   next(now: string): ProjectTask | undefined {
     this.blockDependents(now);
+    return this.peek();
+  }
+
+  /**
+   * The task {@link next} would pick, without changing any state: for wait predicates, which must only read. (A task
+   * that waits on a blocked one is never a candidate, so marking it blocked does not change the answer.)
+   */
+  peek(): ProjectTask | undefined {
     const done = new Set(this.state.tasks.filter((t) => t.status === 'done').map((t) => t.id));
     return this.state.tasks
       .filter((t) => t.status === 'pending' && t.dependsOn.every((d) => done.has(d)))

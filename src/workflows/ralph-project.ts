@@ -18,7 +18,7 @@ import { ProjectMachine, type ProjectState } from '../core/project-machine';
 import { childLoopInput, runAttempt } from './project/attempt';
 import { setProjectHandlers } from './project/handlers';
 
-export { tasks, unblock, retryBlocked, finish, abortProject } from './project/handlers';
+export { tasks, unblock, retryBlocked, finish, abortProject } from './messages';
 
 /** How a project ended. */
 export interface ProjectResult {
@@ -59,7 +59,8 @@ export async function ralphProject(rawInput: ProjectInputRaw, carry?: ProjectCar
       // Only blocked tasks left: the project waits for an operator (unblock, retry-blocked) or a finish.
       m.state.status = 'waiting_operator';
       log.info(`project ${m.state.projectId}: only blocked tasks left; waiting for unblock, retry-blocked or finish`);
-      await condition(() => !!req.abort || !!req.finish || m.next(nowIso()) !== undefined);
+      // The predicate only reads (peek); the task is picked, and dependents blocked, by next() below.
+      await condition(() => !!req.abort || !!req.finish || m.peek() !== undefined);
       if (req.abort) return result('aborted');
       if (req.finish && !m.next(nowIso())) return result(m.allDone ? 'done' : 'finished_with_blocked');
       m.state.status = 'running';

@@ -9,10 +9,10 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { loadAgentProfiles } from '../../activities/routing';
-import { describeWorkflow, LoopFinishedError } from '../../client';
+import { routeLoop } from '../../client';
 import { DEFAULT_PROFILES_DIR } from '../../config/routing';
 import { ROUTING_DEFAULTS, buildRoutingIndex, classify, type Classification } from '../../core/routing/classifier';
-import { ROUTE_SIGNAL, routePayloadProblem, type RoutePayload } from '../../core/routing/signal';
+import { routePayloadProblem, type RoutePayload } from '../../core/routing/signal';
 import { defaultBy } from '../signal-helpers';
 import { CommandFailedError, UsageError, runCommand, table } from '../run-command';
 
@@ -71,18 +71,16 @@ export function routeCommand(program: Command): Command {
         if (!id) throw new UsageError('name the loop or project: ralph route <id> --agent <name>');
         const problem = routePayloadProblem({ agent: o.agent, reason: o.reason, by: o.by });
         if (problem) throw new UsageError(`--agent: ${problem}`);
-        const client = await ctx.client();
-        const w = await describeWorkflow(client, id);
-        if (w.status !== 'RUNNING') throw new LoopFinishedError(id, ROUTE_SIGNAL, w.status.toLowerCase());
-        // A project has no route handler yet: the signal would be buffered and never applied.
-        if (w.type === 'ralphProject')
+        const payload: RoutePayload = { agent: o.agent, by: o.by ?? defaultBy(), requestId: randomUUID() };
+        if (o.reason) payload.reason = o.reason;
+        const w = await routeLoop(await ctx.client(), id, payload).catch((e: Error) => {
+          // A project has no route handler: name the loops to route instead.
+          if (e.name !== 'NotALoopError') throw e;
           throw new CommandFailedError(
             `${id} is a project: route the loop of its running task instead (ralph route ${id}--<task>--a<n> ` +
               `--agent ${o.agent}; \`ralph status ${id}\` lists the tasks)`,
           );
-        const payload: RoutePayload = { agent: o.agent, by: o.by ?? defaultBy(), requestId: randomUUID() };
-        if (o.reason) payload.reason = o.reason;
-        await client.workflow.getHandle(id).signal(ROUTE_SIGNAL, payload);
+        });
         ctx.out.line(
           `route sent to ${w.type} ${id}: ${o.agent === 'base' ? 'the base agent' : `profile ${o.agent}`} runs from ` +
             `the next iteration (by ${payload.by}); the override is logged in its routing log`,

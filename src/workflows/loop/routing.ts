@@ -9,11 +9,12 @@
  * loop's → after the run: a failed routed run counts for the breaker; a handoff declaration is read and applied →
  * session + log written (recordRouting). At the end the session file is removed.
  */
-import { defineSignal, log, patched, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
+import { log, patched, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
 import type * as activities from '../../activities';
 import { ROUTING_DEFAULTS, type RoutingRules } from '../../core/routing/classifier';
 import { profileAgentSpec, profileTimeout, type LoadedProfile } from '../../core/routing/profile';
-import { ROUTE_SIGNAL, type RoutePayload } from '../../core/routing/signal';
+import type { RoutePayload } from '../../core/routing/signal';
+import { route } from '../messages';
 import { RoutingTracker, newRoutingState, type RoutingState } from '../../core/routing/tracker';
 import type { ProfileKeywords } from '../../core/routing/classifier';
 import type { LoopInput } from '../../config/loop-input';
@@ -24,9 +25,6 @@ export type { RoutedRun, RoutingCarry, RoutingHandle } from './routing-types';
 
 /** Patch id of automatic routing: loops recorded before it replay without it. */
 export const ROUTING_PATCH = 'routing-v1';
-
-/** The `route` signal: force a profile (or `base`) from the next iteration (`ralph route <id> --agent <name>`). */
-export const route = defineSignal<[RoutePayload?]>(ROUTE_SIGNAL);
 
 type Acts = typeof activities;
 

@@ -2,22 +2,9 @@
  * The project's query, updates and signals. Updates validate first: a refused `unblock` / `retryBlocked` changes
  * nothing, is not in history, and the caller sees why. They take effect at the next task selection.
  */
-import { CancellationScope, defineQuery, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
-import type { ProjectMachine, ProjectState, UnblockRequest } from '../../core/project-machine';
-
-/** The task table (status, attempts, block reasons, timeouts used). */
-export const tasks = defineQuery<ProjectState>('tasks');
-/** Unblocks named tasks, or every blocked task of a complexity (`filter`), optionally with a new timeout. */
-export const unblock = defineUpdate<{ tasks: string[]; note: string }, [UnblockRequest]>('unblock');
-/** Gives every blocked task `maxAttempts` (default 1) more attempts. */
-export const retryBlocked = defineUpdate<
-  { tasks: string[]; note: string },
-  [{ maxAttempts?: number; reason?: string; by?: string }]
->('retryBlocked');
-/** Ends a project that waits for an operator (only blocked tasks left) with what it has. */
-export const finish = defineSignal<[{ by?: string; reason?: string }?]>('finish');
-/** Stops the project (cancels the running child loop). */
-export const abortProject = defineSignal<[{ by?: string; reason?: string }?]>('abort');
+import { CancellationScope, setHandler } from '@temporalio/workflow';
+import type { ProjectMachine } from '../../core/project-machine';
+import { abortProject, finish, retryBlocked, tasks, unblock } from '../messages';
 
 /** Operator requests the project acts on at its next safe point, and the running child's scope. */
 export interface ProjectRequests {

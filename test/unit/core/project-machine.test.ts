@@ -39,6 +39,18 @@ describe('ProjectMachine', () => {
     expect(m.allDone).toBe(true);
   });
 
+  it('peeks at the task next() would pick without changing any task (for wait predicates)', () => {
+    const m = machine([spec('A', 'Fix a', 1), spec('B', 'Fix b', 2, { dependsOn: ['A'] }), spec('C', 'Fix c', 3)]);
+    for (let i = 0; i < 3; i++) attempt(m, 'gate_failure');
+    expect(m.task('A')!.status).toBe('blocked');
+    const before = JSON.stringify(m.state);
+    expect(m.peek()?.id).toBe('C');
+    expect(JSON.stringify(m.state)).toBe(before);
+    expect(m.task('B')!.status).toBe('pending');
+    expect(m.next(NOW)?.id).toBe('C');
+    expect(m.task('B')).toMatchObject({ status: 'blocked', blockReason: 'dependency' });
+  });
+
   it('classifies complexity and scales the timeout by 1.5 after each timeout', () => {
     const m = machine([spec('U', 'Build the dashboard chart view', 1)]);
     const first = attempt(m, 'timeout');
