@@ -29,6 +29,7 @@ import { type CommandContext, formatDuration, intOption, runCommand, UsageError 
 import { gateLines, shellQuote, withTimeout } from '../signal-helpers';
 import { blockedLines } from './blocked';
 import { logLoopEvent } from '../../telemetry/logger';
+import { shellWords } from '../../core/shell-words';
 
 /** Options of `ralph start`, as commander hands them over. */
 export const StartOptions = z.object({
@@ -268,7 +269,7 @@ function agentFrom(o: StartOptions, base: Record<string, unknown>, cwd: string):
   if (o.agentBinary !== undefined) agent.binary = o.agentBinary;
   if (o.model !== undefined) agent.model = o.model;
   if (o.agentArg !== undefined) agent.args = o.agentArg;
-  if (o.command !== undefined) agent.command = o.command.length === 1 ? splitArgv(o.command[0]) : o.command;
+  if (o.command !== undefined) agent.command = o.command.length === 1 ? shellWords(o.command[0]) : o.command;
   if (o.script !== undefined) agent.script = path.resolve(cwd, o.script);
   return agent;
 }
@@ -398,15 +399,6 @@ function loadConfigFile(file: string, what: 'LoopInput' | 'ProjectInput' = 'Loop
       `config file ${file} must hold one ${what} object (${what === 'LoopInput' ? 'prompt' : 'timeouts'}, workspace, agent, completion, ...)`,
     );
   return value as Record<string, unknown>;
-}
-
-/** Splits one command string into argv on whitespace, honouring single and double quotes. */
-export function splitArgv(s: string): string[] {
-  const out: string[] = [];
-  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
-  for (let m = re.exec(s); m; m = re.exec(s))
-    out.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3]));
-  return out;
 }
 
 /** Options of {@link followLoop}. */
