@@ -319,7 +319,7 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
   if (r.timedOut)
     throw ApplicationFailure.create({
       message: `agent timed out after ${Math.round(r.durationMs / 1000)}s and its process group was killed`,
-      type: 'AgentTimeout',
+      type: ErrorTypes.AgentTimeout,
       nonRetryable: true,
       details: [result],
     });

@@ -110,7 +110,6 @@ export function runCommand<S extends z.ZodType>(
 const KNOWN_ERRORS: Record<string, number> = {
   UsageError: 2,
   InvalidInputError: 2,
-  InvalidLoopInputError: 2,
   NoServerError: 1,
   LoopNotFoundError: 1,
   LoopFinishedError: 1,

@@ -1,4 +1,6 @@
 import { WorkflowTypes } from '../core/constants';
+
+export { InvalidInputError } from '../config/errors';
 /** Thrown when no Temporal server answers at the configured address. */
 export class NoServerError extends Error {
   override readonly name = 'NoServerError';
@@ -33,13 +35,6 @@ export class LoopFinishedError extends Error {
   }
 }
 
-/** Thrown when a loop's input or a config file is invalid. */
-export class InvalidInputError extends Error {
-  override readonly name = 'InvalidInputError';
-  constructor(message: string) {
-    super(message);
-  }
-}
 
 /** Thrown when a project id names no workflow. */
 export class ProjectNotFoundError extends Error {
@@ -114,6 +109,17 @@ export class NotALoopError extends Error {
     super(
       `"${workflowId}" is a ${workflowType}, not a ${WorkflowTypes.ralphLoop}: name the loop of its running task ` +
         `(\`ralph status ${workflowId}\` lists them)`,
+    );
+  }
+}
+
+/** Thrown when an encrypted value can't be decrypted: the client and the worker don't share the same key. */
+export class SecretsKeyMismatchError extends Error {
+  override readonly name = 'SecretsKeyMismatchError';
+  constructor() {
+    super(
+      'an encrypted agent.env value could not be decrypted: the worker and the client that started the loop use ' +
+        'different keys; give both the same RALPH_SECRETS_KEY (or the same $RALPH_HOME/secrets.key)',
     );
   }
 }

@@ -11,20 +11,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Payload, PayloadCodec } from '@temporalio/common';
+import { SecretsKeyMismatchError } from './errors';
+
+export { SecretsKeyMismatchError };
 
 /** Marker key of an encrypted value inside a payload. */
 export const SECRET_MARKER = '$ralphSecret';
 
-/** Thrown when an encrypted value can't be decrypted: the client and the worker don't share the same key. */
-export class SecretsKeyMismatchError extends Error {
-  override readonly name = 'SecretsKeyMismatchError';
-  constructor() {
-    super(
-      'an encrypted agent.env value could not be decrypted: the worker and the client that started the loop use ' +
-        'different keys; give both the same RALPH_SECRETS_KEY (or the same $RALPH_HOME/secrets.key)',
-    );
-  }
-}
 
 /** Folder of ralph's per-user files (console token, secrets key): `$RALPH_HOME`, else `~/.config/ralph`. */
 export function ralphHome(env: NodeJS.ProcessEnv = process.env): string {

@@ -7,16 +7,9 @@ import { GatesConfig } from './gates-config';
 /** Config file names looked up in a workspace, in order. */
 export const CONFIG_FILE_NAMES = ['ralph.config.yaml', 'ralph.config.yml', 'ralph.config.json'];
 
-/** Thrown when a config file can't be read or doesn't match the schema; the message names the file and each bad path. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  constructor(
-    readonly file: string,
-    readonly problems: string[],
-  ) {
-    super(`${file}: ${problems.join('; ')}`);
-  }
-}
+import { ConfigError } from './errors';
+
+export { ConfigError };
 
 /** Formats a zod issue path as `gates[1].thresholds.maxWarnings`. */
 export const issuePath = (p: PropertyKey[]): string =>

@@ -4,6 +4,7 @@ import { GatesConfig } from './gates-config';
 import { HOST_ID_PATTERN } from '../core/hosts';
 import { VerificationConfig } from './verification-config';
 import { LoopRoutingConfig } from './routing';
+import { InvalidInputError } from './errors';
 
 /** Agent adapters the loop can drive. */
 export const AgentAdapters = ['claude-code', 'codex', 'gemini', 'aider', 'command', 'scripted'] as const;
@@ -186,14 +187,7 @@ export function formatIssues(error: z.ZodError, root = 'input'): string {
 /** Parses loop input; throws an Error whose message lists every bad field. */
 export function parseLoopInput(raw: unknown): LoopInput {
   const r = LoopInput.safeParse(raw);
-  if (!r.success) throw new InvalidLoopInputError(formatIssues(r.error));
+  if (!r.success) throw new InvalidInputError(`invalid loop input: ${formatIssues(r.error)}`);
   return r.data;
 }
 
-/** Thrown when a loop input does not match {@link LoopInput}. */
-export class InvalidLoopInputError extends Error {
-  override readonly name = 'InvalidLoopInputError';
-  constructor(readonly details: string) {
-    super(`invalid loop input: ${details}`);
-  }
-}

@@ -32,6 +32,9 @@
  * - Priority: position in the file (1 = first).
  */
 import { z } from 'zod';
+import { PrdError, StalePrdError, UnknownPrdTaskError, type PrdProblem } from './errors';
+
+export { PrdError, StalePrdError, UnknownPrdTaskError, type PrdProblem } from './errors';
 
 /** Where a task lives in its file: the index in `userStories`, or the 1-based line of the checklist item. */
 export type PrdTaskSource = { kind: 'json'; index: number } | { kind: 'markdown'; line: number };
@@ -62,51 +65,6 @@ export interface Prd {
 }
 
 /** One problem of a PRD file, located by line and/or JSON path. */
-export interface PrdProblem {
-  line?: number;
-  path?: string;
-  message: string;
-}
-
-/** Thrown when a PRD can't be read or is invalid; the message names the file and each problem's line and/or path. */
-export class PrdError extends Error {
-  override readonly name = 'PrdError';
-  constructor(
-    readonly file: string,
-    readonly problems: readonly PrdProblem[],
-    options?: { cause?: unknown },
-  ) {
-    super(problems.map((p) => formatProblem(file, p)).join('; '), options);
-  }
-}
-
-/** Thrown when a task id names no task of the PRD. */
-export class UnknownPrdTaskError extends Error {
-  override readonly name = 'UnknownPrdTaskError';
-  constructor(
-    readonly taskId: string,
-    readonly knownIds: readonly string[],
-    readonly file?: string,
-  ) {
-    const known = knownIds.slice(0, 10).join(', ') + (knownIds.length > 10 ? ', ...' : '');
-    super(`${file ? `${file}: ` : ''}no task "${taskId}" (the PRD has ${known || 'no tasks'})`);
-  }
-}
-
-/** Thrown when {@link markTaskDone} is given text that isn't the text the PRD was parsed from. */
-export class StalePrdError extends Error {
-  override readonly name = 'StalePrdError';
-  constructor(
-    readonly taskId: string,
-    readonly details: string,
-  ) {
-    super(`the PRD changed since it was parsed (${details}): parse it again before recording "${taskId}"`);
-  }
-}
-
-const formatProblem = (file: string, p: PrdProblem): string =>
-  `${file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.path ? `${p.path}: ` : ''}${p.message}`;
-
 // ---------------------------------------------------------------------------------------------------------------------
 // prd.json
 

@@ -3,6 +3,7 @@
  * limit, an overloaded API, a missing executable) are not the agent's fault and must not count as a lazy or stuck
  * iteration; everything else is a real task failure. Pure: fed with the adapters' parsed output and exit code.
  */
+import { ErrorTypes } from './constants';
 
 /** The kinds of agent failure, `task` being the agent's own (the others are infrastructure). */
 export const AgentFailureKinds = {
@@ -24,7 +25,7 @@ export function isInfraFailure(kind: AgentFailureKind | undefined): boolean {
  * Failure type of the retryable ApplicationFailure thrown when the model API is overloaded (HTTP 529/503): Temporal's
  * retry policy runs the agent again with backoff, and the attempt is not an iteration.
  */
-export const AGENT_OVERLOADED_TYPE = 'AgentOverloaded';
+export const AGENT_OVERLOADED_TYPE = ErrorTypes.AgentOverloaded;
 
 /** What {@link classifyAgentFailure} reads. */
 export interface AgentRunOutcome {

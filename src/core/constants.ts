@@ -41,11 +41,25 @@ export const ErrorTypes = {
   /** The agent CLI is not logged in or its API key is invalid: the message names the variable or command that fixes it. */
   AgentAuthFailed: 'AgentAuthFailed',
   PromptFileNotFound: 'PromptFileNotFound',
+  /** The agent ran past its deadline and its process group was killed: an outcome the loop records, never retried. */
+  AgentTimeout: 'AgentTimeout',
+  /** The model's API is overloaded: retried by Temporal's retry policy with backoff, not an iteration of its own. */
+  AgentOverloaded: 'AgentOverloaded',
 } as const;
 /** A failure type from {@link ErrorTypes}. */
 export type ErrorType = (typeof ErrorTypes)[keyof typeof ErrorTypes];
-/** Every non-retryable error type: activities throwing these fail at once, and the loop ends with the message. */
-export const NON_RETRYABLE_ERROR_TYPES: string[] = Object.values(ErrorTypes);
+/**
+ * The non-retryable error types that end a loop or project with their message: activities throwing these fail at
+ * once. (AgentTimeout is non-retryable too, but an outcome, added where the agent runs; AgentOverloaded is retried.)
+ */
+export const NON_RETRYABLE_ERROR_TYPES: string[] = [
+  ErrorTypes.InvalidInput,
+  ErrorTypes.WorkspaceNotFound,
+  ErrorTypes.AgentNotFound,
+  ErrorTypes.AgentConfigError,
+  ErrorTypes.AgentAuthFailed,
+  ErrorTypes.PromptFileNotFound,
+];
 
 /** The folder (inside the workspace unless configured) where loops keep state, artifacts and reports. */
 export const RALPH_DIR = '.ralph';

@@ -12,7 +12,7 @@ import { ApplicationFailure, condition, continueAsNew, log, proxyActivities, wor
 import type * as activities from '../activities';
 import type { ProjectInput, ProjectInputRaw } from '../config/project-input';
 import type { TimeoutSettings } from '../core/complexity';
-import { NON_RETRYABLE_ERROR_TYPES } from '../core/constants';
+import { ErrorTypes, NON_RETRYABLE_ERROR_TYPES } from '../core/constants';
 import type { RoutingCarryIn } from '../core/routing/tracker';
 import { ProjectMachine, type ProjectState } from '../core/project-machine';
 import { childLoopInput, runAttempt } from './project/attempt';
@@ -101,7 +101,7 @@ async function start(
   }
   const v = await validateProject({ raw: rawInput }).catch((e: { cause?: { message?: string; type?: string } }) => {
     // The project fails with the activity's own message (file, line, problem), not "Activity task failed".
-    throw ApplicationFailure.nonRetryable(e.cause?.message ?? String(e), e.cause?.type ?? 'InvalidInput');
+    throw ApplicationFailure.nonRetryable(e.cause?.message ?? String(e), e.cause?.type ?? ErrorTypes.InvalidInput);
   });
   const input = v.input;
   const m = new ProjectMachine(

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { ErrorTypes } from '../../src/core/constants';
 
 const SRC = path.resolve(__dirname, '../../src');
 
@@ -129,6 +130,26 @@ describe('source layout', () => {
             .map((e) => `${from} -> ${e.to}`)
         : [],
     );
+    expect(bad).toEqual([]);
+  });
+
+  it('names every failure type once, in core/constants ErrorTypes (no literal error type strings)', () => {
+    const constants = path.join('core', 'constants.ts');
+    const bad = sources()
+      .filter((f) => f !== constants)
+      .flatMap((f) => {
+        const text = fs.readFileSync(path.join(SRC, f), 'utf8');
+        return Object.values(ErrorTypes)
+          .filter((t) => text.includes(`'${t}'`) || text.includes(`"${t}"`))
+          .map((t) => `${f}: '${t}'`);
+      });
+    expect(bad).toEqual([]);
+  });
+
+  it('keeps error classes in one errors.ts per layer at most (config, client)', () => {
+    const bad = sources()
+      .filter((f) => /^(config|client)[/\\]/.test(f) && !f.endsWith(`${path.sep}errors.ts`))
+      .filter((f) => /\bexport class \w+Error extends Error\b/.test(fs.readFileSync(path.join(SRC, f), 'utf8')));
     expect(bad).toEqual([]);
   });
 });

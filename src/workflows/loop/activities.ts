@@ -13,7 +13,7 @@ import {
 import type * as activities from '../../activities';
 import type { GateSpec } from '../../config/gates-config';
 import type { LoopInput } from '../../config/loop-input';
-import { NON_RETRYABLE_ERROR_TYPES } from '../../core/constants';
+import { ErrorTypes, NON_RETRYABLE_ERROR_TYPES } from '../../core/constants';
 import { hostIdProblem, hostTaskQueue } from '../../core/hosts';
 import { HostMoveRequested, isScheduleToStartTimeout } from './failures';
 
@@ -159,7 +159,7 @@ function sharedActivities(input: LoopInput, host: ActivityOptions = {}): LoopAct
         initialInterval: '1 second',
         backoffCoefficient: 2,
         maximumInterval: '1 minute',
-        nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES, 'AgentTimeout'],
+        nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES, ErrorTypes.AgentTimeout],
       },
     }).runAgent;
   // A routed agent's profile may give it a longer iteration timeout: same options, another startToClose.

@@ -37,7 +37,7 @@ export function describeActivityFailure(e: unknown): {
   const cause = err?.cause;
   if (cause?.name === 'TimeoutFailure')
     return { message: `timed out (${String(cause.timeoutType ?? 'timeout')})`, timedOut: true };
-  if (cause?.name === 'ApplicationFailure' && cause.type === 'AgentTimeout')
+  if (cause?.name === 'ApplicationFailure' && cause.type === ErrorTypes.AgentTimeout)
     return {
       message: cause.message ?? 'agent timed out',
       timedOut: true,
