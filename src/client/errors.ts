@@ -35,7 +35,6 @@ export class LoopFinishedError extends Error {
   }
 }
 
-
 /** Thrown when a project id names no workflow. */
 export class ProjectNotFoundError extends Error {
   override readonly name = 'ProjectNotFoundError';

@@ -18,7 +18,6 @@ export { SecretsKeyMismatchError };
 /** Marker key of an encrypted value inside a payload. */
 export const SECRET_MARKER = '$ralphSecret';
 
-
 /** Folder of ralph's per-user files (console token, secrets key): `$RALPH_HOME`, else `~/.config/ralph`. */
 export function ralphHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.RALPH_HOME || path.join(env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'ralph');

@@ -190,4 +190,3 @@ export function parseLoopInput(raw: unknown): LoopInput {
   if (!r.success) throw new InvalidInputError(`invalid loop input: ${formatIssues(r.error)}`);
   return r.data;
 }
-
