@@ -2,7 +2,7 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type * as activities from '../../activities';
 import { AGENT_OVERLOADED_TYPE } from '../../core/agent-failure';
-import { ErrorTypes } from '../../core/constants';
+import { ErrorTypes, NON_RETRYABLE_ERROR_TYPES } from '../../core/constants';
 import type { IterationRecord } from '../../core/loop-types';
 
 interface FailureLike {
@@ -18,11 +18,8 @@ interface FailureLike {
 export function asLoopFailure(e: unknown): ApplicationFailure | undefined {
   const cause = (e as FailureLike)?.cause;
   // Compare names, not classes: instanceof breaks across module registries.
-  if (
-    cause?.name === 'ApplicationFailure' &&
-    cause.type &&
-    (Object.values(ErrorTypes) as string[]).includes(cause.type)
-  )
+  // Only the configuration errors end the loop: AgentTimeout and AgentOverloaded are outcomes the loop records.
+  if (cause?.name === 'ApplicationFailure' && cause.type && NON_RETRYABLE_ERROR_TYPES.includes(cause.type))
     return ApplicationFailure.nonRetryable(cause.message ?? 'configuration error', cause.type);
   return undefined;
 }
