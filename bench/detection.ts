@@ -45,6 +45,7 @@ import { packageRoot } from './corpus/fixture-repos';
 import { mechanismVerifier } from './corpus/verifier';
 import { generateRepo } from './snapshot';
 import { percentile, writeResult } from './stats';
+import { finishBench, type Verdicts } from './verdict';
 
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -407,6 +408,12 @@ async function main(): Promise<void> {
   const run = sections();
   const out: Record<string, unknown> = run.size === Sections.length ? {} : previous();
   const mark = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
+  const verdicts: Verdicts = {};
+  // Each section carries the date it was measured: a partial run (BENCH_SECTIONS) leaves the others' dates alone.
+  const now = new Date().toISOString();
+  const measuredAt: Record<string, string> = {
+    ...((out.measuredAt as Record<string, string> | undefined) ?? {}),
+  };
   // BENCH_NO_VERIFICATION=1 judges the real repos as the loop did before issue 10: detection pass + check only.
   const verifier = process.env.BENCH_NO_VERIFICATION ? undefined : mechanismVerifier();
 
@@ -415,6 +422,12 @@ async function main(): Promise<void> {
     corpus = await runCorpus({ filter: process.env.BENCH_FILTER, concurrency: CONCURRENCY });
     process.stdout.write(`Laziness corpus\n${formatReport(corpus)}\n\n`);
     out.corpus = corpusFigures(corpus);
+    measuredAt.corpus = now;
+    verdicts.corpusRecall = corpus.totals.recall >= 0.98;
+    verdicts.corpusFpRate = corpus.totals.fpRate <= 0.02;
+    verdicts.falseCompletionRecall = corpus.falseCompletion.recall >= 1;
+    verdicts.stuckWithin4 = corpus.stuck.caught === corpus.stuck.positives && (corpus.stuck.maxCaughtAt ?? 0) <= 4;
+    verdicts.bestOutputRegret = corpus.bestOutput.regret === 0;
   }
 
   if (run.has('real')) {
@@ -425,6 +438,9 @@ async function main(): Promise<void> {
     });
     process.stdout.write(`Real-repository corpus\n${formatRealReport(real)}\n\n`);
     out.realCorpus = realFigures(real);
+    measuredAt.realCorpus = now;
+    verdicts.realRecall = real.totals.recall >= 1;
+    verdicts.realFalsePositives = real.totals.falsePositives === 0;
     if (corpus) {
       const both = together(corpus, real);
       process.stdout.write(`Both corpora\n${table(both.rows)}\n\n`);
@@ -448,6 +464,9 @@ async function main(): Promise<void> {
       ].join('\n') + '\n',
     );
     out.repo = repo;
+    measuredAt.repo = now;
+    verdicts.repoDetectionP95 = repo.verdict.p95UnderTarget;
+    verdicts.repoVsGitStatus = repo.verdict.withinGitStatusRatio;
   }
 
   if (run.has('verify') && verifier) {
@@ -465,6 +484,9 @@ async function main(): Promise<void> {
       ].join('\n') + '\n',
     );
     out.verification = cost;
+    measuredAt.verification = now;
+    verdicts.verificationP50 = cost.verdict.p50WithinBudget;
+    verdicts.verificationP95 = cost.verdict.p95WithinBudget;
   }
 
   const file = writeResult('detection', {
@@ -476,9 +498,12 @@ async function main(): Promise<void> {
       verification: VERIFY_TARGET,
     },
     machine: { cpus: os.cpus().length, load: os.loadavg().map((l) => +l.toFixed(2)), node: process.version },
-    at: new Date().toISOString(),
+    measuredAt,
+    // The whole file's date moves only with a full run.
+    at: run.size === Sections.length ? now : (out.at ?? now),
   });
   process.stdout.write(`written to ${path.relative(process.cwd(), file)}\n`);
+  finishBench('detection', verdicts, (l) => process.stdout.write(l + '\n'));
 }
 
 main().catch((e: unknown) => {

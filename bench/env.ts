@@ -9,10 +9,10 @@ import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
-import { DEV_SERVER_DYNAMIC_CONFIG_ARGS, SearchAttributes } from '../src/core/constants';
+import { DEFAULT_NAMESPACE, DEV_SERVER_DYNAMIC_CONFIG_ARGS, SearchAttributes } from '../src/core/constants';
 import type { IterationRecord, LoopState } from '../src/core/loop-types';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../src/workflows/search-attributes';
-import { livenessInterceptor } from '../src/activities/liveness';
+import { productionWorkerOptions } from '../src/workers/worker';
 
 // From dist/bench (the npm scripts) and from bench/ (the jest smoke test) alike: the package root's scripts/.
 const packageRoot = (): string => {
@@ -61,9 +61,15 @@ export async function startBenchEnv(o: { logLevel?: 'WARN' | 'ERROR'; extraArgs?
   return {
     env,
     temporalBin,
-    // The production worker's liveness heartbeats (src/activities/liveness.ts).
-    createWorker: (o) =>
-      Worker.create({ connection: env.nativeConnection, interceptors: { activity: [livenessInterceptor] }, ...o }),
+    // The production worker's options (codec, liveness heartbeats, shutdown grace, activity concurrency limit), with
+    // the benchmark's workflows and activities.
+    createWorker: ({ taskQueue, workflowsPath, activities, ...rest }) =>
+      Worker.create({
+        ...productionWorkerOptions({ connection: env.nativeConnection, namespace: DEFAULT_NAMESPACE, taskQueue }),
+        workflowsPath,
+        activities,
+        ...rest,
+      }),
     teardown: () => env.teardown(),
   };
 }

@@ -22,6 +22,7 @@ import { DEFAULT_NAMESPACE } from '../src/core/constants';
 import { createWorker } from '../src/workers/worker';
 import { cpuDelta, cpuNow, readIterationRecords, startBenchEnv, watchForGates, type CpuParts } from './env';
 import { percentile, regressionSlope, writeResult } from './stats';
+import { finishBench } from './verdict';
 
 const LOOPS = Number(process.env.BENCH_LOOPS ?? 100);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 10);
@@ -91,15 +92,16 @@ async function main(): Promise<void> {
   const on = runs.find((r) => r.layer === 'on');
   const off = runs.find((r) => r.layer === 'off');
   const ratio = on && off ? +(on.iterationsPerSecond / off.iterationsPerSecond).toFixed(2) : undefined;
+  const verdict = {
+    itPerSecOn: on ? on.iterationsPerSecond >= TARGETS.itPerSecOn : undefined,
+    onVsOff: ratio === undefined ? undefined : ratio >= TARGETS.onVsOff,
+    rss: runs.every((r) => r.rssMb.peak <= TARGETS.rssMb),
+  };
   const file = writeResult('fleet', {
     runs,
     onVsOff: ratio,
     targets: TARGETS,
-    verdict: {
-      itPerSecOn: on ? on.iterationsPerSecond >= TARGETS.itPerSecOn : undefined,
-      onVsOff: ratio === undefined ? undefined : ratio >= TARGETS.onVsOff,
-      rss: runs.every((r) => r.rssMb.peak <= TARGETS.rssMb),
-    },
+    verdict,
     machine: { cpus: os.cpus().length, load: os.loadavg().map((l) => +l.toFixed(2)), node: process.version },
     temporal: temporalBin ?? process.env.TEMPORAL_CLI_PATH ?? 'found by scripts/temporal-bin.js',
     at: new Date().toISOString(),
@@ -121,6 +123,7 @@ async function main(): Promise<void> {
       .filter(Boolean)
       .join('\n') + '\n',
   );
+  finishBench('fleet', verdict);
 }
 
 /** Runs the layers one after the other on one fresh dev server and worker of this process. */

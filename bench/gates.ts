@@ -11,6 +11,7 @@ import * as activities from '../src/activities';
 import type { LoopResult } from '../src/core/loop-types';
 import { readIterationRecords, scriptedWorkspace, startBenchEnv, watchForGates } from './env';
 import { percentile, writeResult } from './stats';
+import { finishBench } from './verdict';
 
 async function main(): Promise<void> {
   const iterations = Number(process.env.BENCH_ITERATIONS ?? process.argv[2] ?? 8);
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
           `  written to ${path.relative(process.cwd(), file)}`,
         ].join('\n') + '\n',
       );
+      finishBench('gates', { wallVsSlowest: figures.wallVsSlowest.max <= figures.target.wallVsSlowest });
     });
   } finally {
     await bench.teardown();

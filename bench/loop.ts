@@ -18,6 +18,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { LoopResult } from '../src/core/loop-types';
 import { readIterationRecords, scriptedWorkspace, startBenchEnv, watchForGates } from './env';
 import { percentile, writeResult } from './stats';
+import { finishBench } from './verdict';
 
 type Layer = 'on' | 'off';
 const LAYERS: Layer[] = (process.env.BENCH_LAYERS ?? (process.env.BENCH_ANTI_LAZINESS === 'off' ? 'off' : 'on,off'))
@@ -202,6 +203,7 @@ async function main(): Promise<void> {
           .filter(Boolean)
           .join('\n') + '\n',
       );
+      finishBench('loop', out.verdict);
     });
   } finally {
     await bench.teardown();

@@ -26,6 +26,7 @@ import { DEV_SERVER_DYNAMIC_CONFIG_ARGS } from '../src/core/constants';
 import type { LoopResult, LoopState } from '../src/core/loop-types';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../src/workflows/search-attributes';
 import { percentile, regressionSlope, writeResult } from './stats';
+import { finishBench } from './verdict';
 
 const { locateTemporal } = require('../../scripts/temporal-bin.js') as {
   locateTemporal: (o: object) => { path?: string };
@@ -348,7 +349,7 @@ async function main(): Promise<void> {
   for (const p of problems.slice(0, 20)) console.log(`  PROBLEM ${p.loopId}: ${p.problem}`);
   console.log(`  written to ${file}`);
   fs.rmSync(dir, { recursive: true, force: true });
-  if (problems.length) process.exitCode = 1;
+  finishBench('soak', { exact: problems.length === 0 });
 }
 
 function countLines(ws: string): number {

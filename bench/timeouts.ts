@@ -34,6 +34,7 @@ import { ProjectMachine, type ProjectState, type TaskSpec } from '../src/core/pr
 import type { ProjectResult } from '../src/workflows/ralph-project';
 import { startBenchEnv } from './env';
 import { percentile, writeResult } from './stats';
+import { finishBench } from './verdict';
 
 /** Simulated seconds per real second. */
 const SPEEDUP = Number(process.env.BENCH_SPEEDUP ?? 20);
@@ -473,7 +474,12 @@ async function main(): Promise<void> {
     const file = writeResult('timeouts', results);
     process.stdout.write(table(out, targets, modelAgrees) + `  written to ${path.relative(process.cwd(), file)}\n`);
     // Only an attempt far from its timeout that ends otherwise than the arithmetic says means the harness is broken.
-    if (all.some((x) => Math.abs(x.needSeconds - x.timeoutSeconds) > BORDERLINE_SECONDS)) process.exitCode = 1;
+    const harnessExact = !all.some((x) => Math.abs(x.needSeconds - x.timeoutSeconds) > BORDERLINE_SECONDS);
+    finishBench('timeouts', {
+      ...Object.fromEntries(Object.entries(targets).map(([k, t]) => [k, t.pass])),
+      // Only an attempt far from its timeout that ends otherwise than the arithmetic says means the harness is broken.
+      harnessExact,
+    });
   } finally {
     await bench.teardown();
     for (const ws of workspaces) fs.rmSync(ws, { recursive: true, force: true });

@@ -49,9 +49,12 @@ function workflowCode(
   return codePath ? { workflowBundle: { codePath } } : { workflowsPath: require.resolve('../workflows') };
 }
 
-/** Creates a worker that runs the ralph workflows and activities on the shared queue. */
-export async function createWorker(o: CreateWorkerOptions): Promise<Worker> {
-  return Worker.create({
+/**
+ * The options every production worker runs with: identity, the secrets codec, the liveness heartbeats, the shutdown
+ * grace time and the activity concurrency limit. The workers below and the benchmarks' workers are built from it.
+ */
+export function productionWorkerOptions(o: CreateWorkerOptions): WorkerOptions {
+  return {
     connection: o.connection,
     namespace: o.namespace,
     taskQueue: o.taskQueue,
@@ -60,11 +63,15 @@ export async function createWorker(o: CreateWorkerOptions): Promise<Worker> {
     // Same codec as the client: agent.env values are encrypted in every payload the worker sends.
     dataConverter: { payloadCodecs: [secretsCodec()] },
     interceptors: { activity: [livenessInterceptor] },
-    ...workflowCode(o.workflowBundle),
     // Activities are cancelled on shutdown; give agents time to be killed cleanly (the default is 0).
     shutdownGraceTime: o.shutdownGraceTime ?? '10 seconds',
     maxConcurrentActivityTaskExecutions: o.maxConcurrentActivityTaskExecutions ?? 20,
-  });
+  };
+}
+
+/** Creates a worker that runs the ralph workflows and activities on the shared queue. */
+export async function createWorker(o: CreateWorkerOptions): Promise<Worker> {
+  return Worker.create({ ...productionWorkerOptions(o), ...workflowCode(o.workflowBundle) });
 }
 
 /**
@@ -72,18 +79,8 @@ export async function createWorker(o: CreateWorkerOptions): Promise<Worker> {
  * on this host. No workflows: those run on the shared queue, on any host.
  */
 export async function createHostWorker(o: CreateWorkerOptions & { hostId: string }): Promise<Worker> {
-  return Worker.create({
-    connection: o.connection,
-    namespace: o.namespace,
-    taskQueue: hostTaskQueue(o.taskQueue, o.hostId),
-    identity: workerIdentity(o.hostId),
-    activities: workerActivities(o.hostId),
-    // The host's activities get encrypted agent.env values too: same codec as the shared queue's worker.
-    dataConverter: { payloadCodecs: [secretsCodec()] },
-    interceptors: { activity: [livenessInterceptor] },
-    shutdownGraceTime: o.shutdownGraceTime ?? '10 seconds',
-    maxConcurrentActivityTaskExecutions: o.maxConcurrentActivityTaskExecutions ?? 20,
-  });
+  // The host's activities get encrypted agent.env values too: same codec as the shared queue's worker.
+  return Worker.create({ ...productionWorkerOptions(o), taskQueue: hostTaskQueue(o.taskQueue, o.hostId) });
 }
 
 /** Opens the worker's connection, with a clear error when no server answers. */

@@ -22,7 +22,12 @@ async function bench(name: string, file: string, env: Record<string, string>): P
     reject: false,
     timeout: 300_000,
   });
-  if (r.exitCode !== 0) throw new Error(`bench ${name} exited ${r.exitCode}:\n${r.stdout}\n${r.stderr}`);
+  // A bench ends with its verdict line; at tiny sizes on a busy machine a target may be missed (exit 1, MISS line
+  // last): that is a figure, not a broken bench. Anything else (a crash, no verdict) fails.
+  const last = r.stdout.trimEnd().split('\n').pop() ?? '';
+  const missed = r.exitCode === 1 && last.startsWith(`MISS bench:`);
+  if (r.exitCode !== 0 && !missed) throw new Error(`bench ${name} exited ${r.exitCode}:\n${r.stdout}\n${r.stderr}`);
+  if (name !== 'floor' && name !== 'snapshot') expect(last).toMatch(/^(MISS )?bench:\S+: /);
   const out = path.join(results, `${file}.json`);
   expect(fs.existsSync(out)).toBe(true);
   return JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>;

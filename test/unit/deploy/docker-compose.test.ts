@@ -216,16 +216,25 @@ describe('docker-compose.yml', () => {
     );
   });
 
-  it('passes `docker compose config` when the compose plugin is installed', () => {
-    const version = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
-    // Only the docker client may be installed (no compose plugin, no engine): then there is nothing to run, and the
-    // structural checks above stand alone. `config` itself needs no engine.
-    if (version.error || version.status !== 0) return;
-    const config = spawnSync('docker', ['compose', '-f', COMPOSE_FILE, 'config', '-q'], {
-      cwd: ROOT,
-      encoding: 'utf8',
+  // Only the docker client may be installed (no compose plugin, no engine): then the check cannot run, and the run's
+  // closing line counts it as skipped (a todo naming what is missing) instead of passing it. `config` needs no engine.
+  if (composePlugin())
+    it('passes `docker compose config`', () => {
+      const config = spawnSync('docker', ['compose', '-f', COMPOSE_FILE, 'config', '-q'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
+      // stderr rides along so a failure shows compose's own message.
+      expect({ status: config.status, stderr: config.stderr }).toEqual({ status: 0, stderr: expect.any(String) });
     });
-    // stderr rides along so a failure shows compose's own message.
-    expect({ status: config.status, stderr: config.stderr }).toEqual({ status: 0, stderr: expect.any(String) });
-  });
+  else
+    it.todo(
+      '`docker compose config` not run: no docker compose plugin here (install the Docker compose plugin to run it)',
+    );
 });
+
+/** True when `docker compose` runs on this machine. */
+function composePlugin(): boolean {
+  const version = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
+  return !version.error && version.status === 0;
+}
