@@ -66,3 +66,14 @@ export class StalePrdError extends Error {
 
 const formatProblem = (file: string, p: PrdProblem): string =>
   `${file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.path ? `${p.path}: ` : ''}${p.message}`;
+
+/** A syntax error at `offset`, saying what was expected and what was found. */
+export class JsonSyntaxError extends Error {
+  override readonly name = 'JsonSyntaxError';
+  constructor(
+    readonly offset: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}

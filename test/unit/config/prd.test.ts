@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { defaultTimeoutsConfig } from '../../../src/config/timeouts-config';
+import { ProjectMachine } from '../../../src/core/project-machine';
 import {
   PrdError,
   StalePrdError,
   UnknownPrdTaskError,
-  blockedByDependency,
   markTaskDone,
-  nextTask,
   parsePrd,
   parsePrdJson,
   parsePrdMarkdown,
@@ -389,48 +389,32 @@ describe('markTaskDone', () => {
   });
 });
 
-describe('nextTask', () => {
-  it('takes the lowest priority number first, ties in file order', () => {
-    expect(nextTask(prdOf('A:3', 'B:1', 'C:1'))?.id).toBe('B');
-    expect(nextTask(prdOf('A:2', 'B:2'))?.id).toBe('A');
+describe('the order a project runs a parsed PRD in (ProjectMachine holds the one queue)', () => {
+  const NOW = '2026-01-01T00:00:00.000Z';
+  const machineOf = (prd: Prd): ProjectMachine =>
+    new ProjectMachine(defaultTimeoutsConfig(), { projectId: 'p', prdFile: 'prd', tasks: prd.tasks, now: NOW });
+  /** Runs tasks to `outcome` by id (accepted by default) and returns the ids in the order the machine picked them. */
+  const run = (m: ProjectMachine, fail: string[] = []): string[] => {
+    const order: string[] = [];
+    for (let t = m.next(NOW); t; t = m.next(NOW)) {
+      order.push(t.id);
+      m.startAttempt(t, 'x', NOW);
+      if (fail.includes(t.id)) t.attemptBudget = 1;
+      m.finishAttempt(t, fail.includes(t.id) ? 'gate_failure' : 'accepted', 'r', NOW);
+    }
+    return order;
+  };
+
+  it('takes the lowest priority number first, ties in file order, done tasks never', () => {
+    expect(run(machineOf(prdOf('A:3', 'B:1', 'C:1')))).toEqual(['B', 'C', 'A']);
+    expect(run(machineOf(prdOf('A!', 'B!')))).toEqual([]);
   });
 
-  it('skips done and blocked tasks, and tasks whose dependencies are not all done', () => {
-    const prd = prdOf('A:1!', 'B:2<C', 'C:3<A', 'D:4<A', 'E:5');
-    expect(nextTask(prd)?.id).toBe('C');
-    expect(nextTask(prd, { blocked: new Set(['C']) })?.id).toBe('D');
-    expect(nextTask(prd, { blocked: new Set(['C', 'D', 'E']) })).toBeUndefined();
-    expect(nextTask(prdOf('A!', 'B!'))).toBeUndefined();
-  });
-
-  it('follows the fixtures: dependencies before priority', () => {
-    const md = parsePrdMarkdown(MD_PRD);
-    expect(nextTask(md)?.id).toBe('T2');
-    const afterT2 = parsePrdMarkdown(markTaskDone(MD_PRD, md, 'T2', true));
-    expect(nextTask(afterT2)?.id).toBe('T3');
-    expect(nextTask(afterT2, { blocked: new Set(['T3']) })?.id).toBe('write-release-notes');
-    expect(nextTask(parsePrdJson(JSON_PRD), { blocked: new Set(['US-002']) })?.id).toBe('US-003');
-  });
-});
-
-describe('blockedByDependency', () => {
-  it('lists the tasks that wait, directly or not, on a blocked task that is not done', () => {
-    const prd = prdOf('A', 'B<A', 'C<B', 'D<X', 'E!<A', 'F', 'X!');
-    expect(ids(blockedByDependency(prd, new Set(['A'])))).toEqual(['B', 'C']);
-    expect(ids(blockedByDependency(prd, new Set(['B'])))).toEqual(['C']);
-    expect(ids(blockedByDependency(prd, new Set(['X'])))).toEqual([]);
-    expect(ids(blockedByDependency(prd, new Set()))).toEqual([]);
-  });
-
-  it('counts a dependency on a missing id as blocking, and survives a hand-built cycle', () => {
-    expect(ids(blockedByDependency(prdOf('A<Z', 'B<A'), new Set()))).toEqual(['A', 'B']);
-    expect(ids(blockedByDependency(prdOf('A<B', 'B<A', 'C<A'), new Set()))).toEqual([]);
-  });
-
-  it('agrees with nextTask: once the blocked and their dependents are set aside, nothing else waits forever', () => {
-    const prd = parsePrdJson(JSON_PRD);
-    const blocked = new Set(['US-002']);
-    expect(ids(blockedByDependency(prd, blocked))).toEqual(['US-004']);
-    expect(nextTask(prd, { blocked })?.id).toBe('US-003');
+  it('follows the fixtures: dependencies before priority; a blocked task holds back its dependents', () => {
+    expect(run(machineOf(parsePrdMarkdown(MD_PRD)))[0]).toBe('T2');
+    const json = machineOf(parsePrdJson(JSON_PRD));
+    const order = run(json, ['US-002']);
+    expect(order).not.toContain('US-004');
+    expect(json.task('US-004')).toMatchObject({ status: 'blocked', blockReason: 'dependency' });
   });
 });
