@@ -19,42 +19,101 @@ export interface Segment {
  * bodies skipped). The inside of `$(...)` and backticks is returned in `nested`, to be judged as commands of its own.
  */
 export function lex(cmd: string): { segments: Segment[]; nested: string[] } {
-  const segments: Segment[] = [];
-  const nested: string[] = [];
-  let words: string[] = [];
-  let redirects: string[] = [];
-  let word = '';
-  let inWord = false;
-  /** What the next word is: a command word, a file written (`>`), or a file read / here-doc delimiter (`<`). */
-  let next: 'word' | 'write' | 'read' | 'heredoc' = 'word';
-  const heredocs: { delim: string; strip: boolean }[] = [];
-  let strip = false;
-  let start = 0;
-  let pipeNext = false;
+  return new Lexer(cmd).run();
+}
 
-  const endWord = (): void => {
-    if (!inWord) return;
-    if (next === 'write') redirects.push(word);
-    else if (next === 'heredoc') heredocs.push({ delim: word, strip });
-    else if (next === 'word') words.push(word);
-    next = 'word';
-    word = '';
-    inWord = false;
-  };
-  const endSegment = (end: number, pipe: boolean): void => {
-    endWord();
-    next = 'word';
-    if (words.length || redirects.length) {
-      const seg: Segment = { words, redirects, text: cmd.slice(start, end).trim() };
-      if (pipeNext) seg.pipedFrom = segments[segments.length - 1];
-      segments.push(seg);
+/** The lexer's state over one command line; {@link lex} runs it. */
+class Lexer {
+  readonly segments: Segment[] = [];
+  readonly nested: string[] = [];
+  private words: string[] = [];
+  private redirects: string[] = [];
+  private word = '';
+  private inWord = false;
+  /** What the next word is: a command word, a file written (`>`), or a file read / here-doc delimiter (`<`). */
+  private next: 'word' | 'write' | 'read' | 'heredoc' = 'word';
+  private readonly heredocs: { delim: string; strip: boolean }[] = [];
+  private strip = false;
+  private start = 0;
+  private pipeNext = false;
+  private quote: "'" | '"' | undefined;
+
+  constructor(private readonly cmd: string) {}
+
+  run(): { segments: Segment[]; nested: string[] } {
+    for (let i = 0; i < this.cmd.length; i++) i = this.step(i);
+    this.endSegment(this.cmd.length, false);
+    return { segments: this.segments, nested: this.nested };
+  }
+
+  /** Reads the character at `i` (and what belongs to it); returns the index of the last character consumed. */
+  private step(i: number): number {
+    const cmd = this.cmd;
+    const ch = cmd[i];
+    if (this.quote === "'") {
+      if (ch === "'") this.quote = undefined;
+      else this.word += ch;
+      return i;
     }
-    words = [];
-    redirects = [];
-    pipeNext = pipe;
-  };
+    if (ch === '\\' && i + 1 < cmd.length) {
+      if (cmd[i + 1] !== '\n') this.word += cmd[i + 1];
+      this.inWord = true;
+      return i + 1;
+    }
+    if ((ch === '$' && cmd[i + 1] === '(' && cmd[i + 2] !== '(') || ch === '`') return this.substitution(i);
+    if (this.quote === '"') {
+      if (ch === '"') this.quote = undefined;
+      else this.word += ch;
+      return i;
+    }
+    if (ch === "'" || ch === '"') {
+      this.quote = ch;
+      this.inWord = true;
+      return i;
+    }
+    if (ch === '#' && !this.inWord) {
+      while (i + 1 < cmd.length && cmd[i + 1] !== '\n') i++;
+      return i;
+    }
+    if (ch === ' ' || ch === '\t') {
+      this.endWord();
+      return i;
+    }
+    if (ch === '\n' || ch === ';') return this.separator(i);
+    if (ch === '&' && cmd[i + 1] === '>') {
+      // `&>file` and `&>>file` write a file; they do not separate commands.
+      this.endWord();
+      this.next = 'write';
+      return i + (cmd[i + 2] === '>' ? 2 : 1);
+    }
+    if (ch === '&' || ch === '|') {
+      const two = cmd[i + 1] === ch;
+      this.endSegment(i, ch === '|' && !two);
+      if (two || (ch === '|' && cmd[i + 1] === '&')) i++;
+      this.start = i + 1;
+      return i;
+    }
+    if (ch === '>' || ch === '<') return this.redirection(i);
+    this.word += ch;
+    this.inWord = true;
+    return i;
+  }
+
+  /** `$(...)` or a backtick substitution at `i`: kept in the word, its inside returned in `nested`. */
+  private substitution(i: number): number {
+    const cmd = this.cmd;
+    const backtick = cmd[i] === '`';
+    const closing = backtick ? cmd.indexOf('`', i + 1) : this.closeParen(i + 2) - 1;
+    const stop = closing < 0 ? cmd.length : closing;
+    this.nested.push(cmd.slice(i + (backtick ? 1 : 2), stop));
+    this.word += cmd.slice(i, stop + 1);
+    this.inWord = true;
+    return stop;
+  }
+
   /** Index just past the `)` that closes a `$(` whose content starts at `from`. */
-  const closeParen = (from: number): number => {
+  private closeParen(from: number): number {
+    const cmd = this.cmd;
     let depth = 1;
     let q: string | undefined;
     for (let j = from; j < cmd.length; j++) {
@@ -67,114 +126,79 @@ export function lex(cmd: string): { segments: Segment[]; nested: string[] } {
       else if (ch === ')' && --depth === 0) return j + 1;
     }
     return cmd.length;
-  };
-
-  let quote: "'" | '"' | undefined;
-  for (let i = 0; i < cmd.length; i++) {
-    const ch = cmd[i];
-    if (quote === "'") {
-      if (ch === "'") quote = undefined;
-      else word += ch;
-      continue;
-    }
-    if (ch === '\\' && i + 1 < cmd.length) {
-      if (cmd[i + 1] !== '\n') word += cmd[i + 1];
-      inWord = true;
-      i++;
-      continue;
-    }
-    if (ch === '$' && cmd[i + 1] === '(' && cmd[i + 2] !== '(') {
-      const end = closeParen(i + 2);
-      nested.push(cmd.slice(i + 2, end - 1));
-      word += cmd.slice(i, end);
-      inWord = true;
-      i = end - 1;
-      continue;
-    }
-    if (ch === '`') {
-      const end = cmd.indexOf('`', i + 1);
-      const stop = end < 0 ? cmd.length : end;
-      nested.push(cmd.slice(i + 1, stop));
-      word += cmd.slice(i, stop + 1);
-      inWord = true;
-      i = stop;
-      continue;
-    }
-    if (quote === '"') {
-      if (ch === '"') quote = undefined;
-      else word += ch;
-      continue;
-    }
-    if (ch === "'" || ch === '"') {
-      quote = ch;
-      inWord = true;
-      continue;
-    }
-    if (ch === '#' && !inWord) {
-      while (i + 1 < cmd.length && cmd[i + 1] !== '\n') i++;
-      continue;
-    }
-    if (ch === ' ' || ch === '\t') {
-      endWord();
-      continue;
-    }
-    if (ch === '\n' || ch === ';') {
-      endSegment(i, false);
-      if (ch === '\n')
-        // Here-doc bodies are data, not commands: skip their lines up to each delimiter.
-        for (const h of heredocs.splice(0)) {
-          for (;;) {
-            const eol = cmd.indexOf('\n', i + 1);
-            const line = cmd.slice(i + 1, eol < 0 ? cmd.length : eol);
-            i = eol < 0 ? cmd.length : eol;
-            if ((h.strip ? line.replace(/^\t+/, '') : line) === h.delim || eol < 0) break;
-          }
-        }
-      start = i + 1;
-      continue;
-    }
-    if (ch === '&' && cmd[i + 1] === '>') {
-      // `&>file` and `&>>file` write a file; they do not separate commands.
-      endWord();
-      next = 'write';
-      i += cmd[i + 2] === '>' ? 2 : 1;
-      continue;
-    }
-    if (ch === '&' || ch === '|') {
-      const two = cmd[i + 1] === ch;
-      endSegment(i, ch === '|' && !two);
-      if (two || (ch === '|' && cmd[i + 1] === '&')) i++;
-      start = i + 1;
-      continue;
-    }
-    if (ch === '>' || ch === '<') {
-      // A file-descriptor number right before the operator (`2>`) belongs to the redirection.
-      if (inWord && /^\d+$/.test(word)) {
-        word = '';
-        inWord = false;
-      } else endWord();
-      if (ch === '<' && cmd[i + 1] === '<' && cmd[i + 2] !== '<') {
-        i++;
-        strip = cmd[i + 1] === '-';
-        if (strip) i++;
-        next = 'heredoc';
-        continue;
-      }
-      next = ch === '>' ? 'write' : 'read';
-      while (cmd[i + 1] === '>' || cmd[i + 1] === '|' || cmd[i + 1] === '<') i++;
-      if (cmd[i + 1] === '&') {
-        // `>&2`, `2>&1`: a descriptor is duplicated, no file is named.
-        i++;
-        while (/[\d-]/.test(cmd[i + 1] ?? '')) i++;
-        next = 'word';
-      }
-      continue;
-    }
-    word += ch;
-    inWord = true;
   }
-  endSegment(cmd.length, false);
-  return { segments, nested };
+
+  /** A newline or `;`: ends the command; after a newline, the pending here-doc bodies are skipped. */
+  private separator(i: number): number {
+    const cmd = this.cmd;
+    this.endSegment(i, false);
+    if (cmd[i] === '\n')
+      // Here-doc bodies are data, not commands: skip their lines up to each delimiter.
+      for (const h of this.heredocs.splice(0)) {
+        for (;;) {
+          const eol = cmd.indexOf('\n', i + 1);
+          const line = cmd.slice(i + 1, eol < 0 ? cmd.length : eol);
+          i = eol < 0 ? cmd.length : eol;
+          if ((h.strip ? line.replace(/^\t+/, '') : line) === h.delim || eol < 0) break;
+        }
+      }
+    this.start = i + 1;
+    return i;
+  }
+
+  /** `>`, `>>`, `<`, `<<` (here-doc), `2>`, `>&2`...: what the next word is. */
+  private redirection(i: number): number {
+    const cmd = this.cmd;
+    const ch = cmd[i];
+    // A file-descriptor number right before the operator (`2>`) belongs to the redirection.
+    if (this.inWord && /^\d+$/.test(this.word)) {
+      this.word = '';
+      this.inWord = false;
+    } else this.endWord();
+    if (ch === '<' && cmd[i + 1] === '<' && cmd[i + 2] !== '<') {
+      i++;
+      this.strip = cmd[i + 1] === '-';
+      if (this.strip) i++;
+      this.next = 'heredoc';
+      return i;
+    }
+    this.next = ch === '>' ? 'write' : 'read';
+    while (cmd[i + 1] === '>' || cmd[i + 1] === '|' || cmd[i + 1] === '<') i++;
+    if (cmd[i + 1] === '&') {
+      // `>&2`, `2>&1`: a descriptor is duplicated, no file is named.
+      i++;
+      while (/[\d-]/.test(cmd[i + 1] ?? '')) i++;
+      this.next = 'word';
+    }
+    return i;
+  }
+
+  private endWord(): void {
+    if (!this.inWord) return;
+    if (this.next === 'write') this.redirects.push(this.word);
+    else if (this.next === 'heredoc') this.heredocs.push({ delim: this.word, strip: this.strip });
+    else if (this.next === 'word') this.words.push(this.word);
+    this.next = 'word';
+    this.word = '';
+    this.inWord = false;
+  }
+
+  private endSegment(end: number, pipe: boolean): void {
+    this.endWord();
+    this.next = 'word';
+    if (this.words.length || this.redirects.length) {
+      const seg: Segment = {
+        words: this.words,
+        redirects: this.redirects,
+        text: this.cmd.slice(this.start, end).trim(),
+      };
+      if (this.pipeNext) seg.pipedFrom = this.segments[this.segments.length - 1];
+      this.segments.push(seg);
+    }
+    this.words = [];
+    this.redirects = [];
+    this.pipeNext = pipe;
+  }
 }
 
 /** The words of a command line, quotes removed, across all its simple commands (an argv for a single command). */

@@ -27,102 +27,127 @@ const MAX_DEPTH = 500;
 
 /** Scans `text` (a leading BOM skipped); throws {@link JsonSyntaxError} at the first problem. */
 export function scanJson(text: string): JsonNode {
-  let i = text.startsWith('\uFEFF') ? 1 : 0;
-  const ws = (): void => {
-    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
-  };
-  const found = (): string => {
+  return new JsonScanner(text).document();
+}
+
+/** A recursive-descent pass over one JSON text, recording where each value is. */
+class JsonScanner {
+  private i: number;
+
+  constructor(private readonly text: string) {
+    this.i = text.startsWith('\uFEFF') ? 1 : 0;
+  }
+
+  document(): JsonNode {
+    const root = this.value(0);
+    this.ws();
+    if (this.i < this.text.length) this.fail('the end of the file after the JSON value');
+    return root;
+  }
+
+  private value(depth: number): JsonNode {
+    this.ws();
+    const start = this.i;
+    if (depth > MAX_DEPTH) throw new JsonSyntaxError(start, 'nested too deeply');
+    const c = this.text[start];
+    if (c === '{') return this.object(start, depth);
+    if (c === '[') return this.array(start, depth);
+    if (c === '"') {
+      this.string();
+      return { type: 'scalar', start, end: this.i };
+    }
+    for (const lit of ['true', 'false', 'null'])
+      if (this.text.startsWith(lit, start)) {
+        this.i += lit.length;
+        return { type: 'scalar', start, end: this.i };
+      }
+    NUMBER.lastIndex = start;
+    const m = NUMBER.exec(this.text);
+    if (m && m[0].length) {
+      this.i += m[0].length;
+      return { type: 'scalar', start, end: this.i };
+    }
+    return this.fail('a value');
+  }
+
+  private object(start: number, depth: number): JsonNode {
+    const text = this.text;
+    this.i++;
+    const members: JsonMember[] = [];
+    this.ws();
+    if (text[this.i] === '}') return { type: 'object', start, end: ++this.i, members };
+    for (;;) {
+      this.ws();
+      if (text[this.i] !== '"')
+        this.fail(
+          'a property name in double quotes',
+          members.length && text[this.i] === '}' ? ' (a trailing comma?)' : '',
+        );
+      const keyStart = this.i;
+      this.string();
+      const keyEnd = this.i;
+      this.ws();
+      if (text[this.i] !== ':') this.fail("':' after the property name");
+      this.i++;
+      const key = JSON.parse(text.slice(keyStart, keyEnd)) as string;
+      members.push({ key, keyStart, keyEnd, value: this.value(depth + 1) });
+      this.ws();
+      if (text[this.i] === ',') this.i++;
+      else if (text[this.i] === '}') return { type: 'object', start, end: ++this.i, members };
+      else this.fail("',' or '}'");
+    }
+  }
+
+  private array(start: number, depth: number): JsonNode {
+    const text = this.text;
+    this.i++;
+    const items: JsonNode[] = [];
+    this.ws();
+    if (text[this.i] === ']') return { type: 'array', start, end: ++this.i, items };
+    for (;;) {
+      this.ws();
+      if (items.length && text[this.i] === ']') this.fail('a value', ' (a trailing comma?)');
+      items.push(this.value(depth + 1));
+      this.ws();
+      if (text[this.i] === ',') this.i++;
+      else if (text[this.i] === ']') return { type: 'array', start, end: ++this.i, items };
+      else this.fail("',' or ']'");
+    }
+  }
+
+  private string(): void {
+    const text = this.text;
+    const start = this.i++;
+    for (;;) {
+      const c = text[this.i];
+      if (c === undefined) throw new JsonSyntaxError(start, 'unterminated string');
+      if (c === '"') return void this.i++;
+      if (c < ' ') throw new JsonSyntaxError(this.i, 'line break or control character inside a string (write \\n)');
+      if (c === '\\') {
+        const e = text[this.i + 1];
+        if (e === 'u' ? !/^[0-9a-fA-F]{4}$/.test(text.slice(this.i + 2, this.i + 6)) : !'"\\/bfnrt'.includes(e ?? 'x'))
+          throw new JsonSyntaxError(this.i, 'invalid escape in a string');
+        this.i += e === 'u' ? 6 : 2;
+      } else this.i++;
+    }
+  }
+
+  private ws(): void {
+    const text = this.text;
+    while (this.i < text.length && ' \t\n\r'.includes(text[this.i])) this.i++;
+  }
+
+  private found(): string {
+    const { text, i } = this;
     if (i >= text.length) return 'the end of the file';
     if (text.startsWith('//', i) || text.startsWith('/*', i)) return 'a comment (JSON has no comments)';
     if (text[i] === "'") return `"'" (JSON strings use double quotes)`;
     return JSON.stringify(text[i]);
-  };
-  const fail = (expected: string, hint = ''): never => {
-    throw new JsonSyntaxError(i, `expected ${expected}, found ${found()}${hint}`);
-  };
-  const string = (): void => {
-    const start = i++;
-    for (;;) {
-      const c = text[i];
-      if (c === undefined) throw new JsonSyntaxError(start, 'unterminated string');
-      if (c === '"') return void i++;
-      if (c < ' ') throw new JsonSyntaxError(i, 'line break or control character inside a string (write \\n)');
-      if (c === '\\') {
-        const e = text[i + 1];
-        if (e === 'u' ? !/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)) : !'"\\/bfnrt'.includes(e ?? 'x'))
-          throw new JsonSyntaxError(i, 'invalid escape in a string');
-        i += e === 'u' ? 6 : 2;
-      } else i++;
-    }
-  };
-  const value = (depth: number): JsonNode => {
-    ws();
-    const start = i;
-    if (depth > MAX_DEPTH) throw new JsonSyntaxError(i, 'nested too deeply');
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      const members: JsonMember[] = [];
-      ws();
-      if (text[i] === '}') return { type: 'object', start, end: ++i, members };
-      for (;;) {
-        ws();
-        if (text[i] !== '"')
-          fail('a property name in double quotes', members.length && text[i] === '}' ? ' (a trailing comma?)' : '');
-        const keyStart = i;
-        string();
-        const keyEnd = i;
-        ws();
-        if (text[i] !== ':') fail("':' after the property name");
-        i++;
-        members.push({
-          key: JSON.parse(text.slice(keyStart, keyEnd)) as string,
-          keyStart,
-          keyEnd,
-          value: value(depth + 1),
-        });
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') return { type: 'object', start, end: ++i, members };
-        else fail("',' or '}'");
-      }
-    }
-    if (c === '[') {
-      i++;
-      const items: JsonNode[] = [];
-      ws();
-      if (text[i] === ']') return { type: 'array', start, end: ++i, items };
-      for (;;) {
-        ws();
-        if (items.length && text[i] === ']') fail('a value', ' (a trailing comma?)');
-        items.push(value(depth + 1));
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') return { type: 'array', start, end: ++i, items };
-        else fail("',' or ']'");
-      }
-    }
-    if (c === '"') {
-      string();
-      return { type: 'scalar', start, end: i };
-    }
-    for (const lit of ['true', 'false', 'null'])
-      if (text.startsWith(lit, i)) {
-        i += lit.length;
-        return { type: 'scalar', start, end: i };
-      }
-    NUMBER.lastIndex = i;
-    const m = NUMBER.exec(text);
-    if (m && m[0].length) {
-      i += m[0].length;
-      return { type: 'scalar', start, end: i };
-    }
-    return fail('a value');
-  };
-  const root = value(0);
-  ws();
-  if (i < text.length) fail('the end of the file after the JSON value');
-  return root;
+  }
+
+  private fail(expected: string, hint = ''): never {
+    throw new JsonSyntaxError(this.i, `expected ${expected}, found ${this.found()}${hint}`);
+  }
 }
 
 /** 1-based line and column of an offset. */

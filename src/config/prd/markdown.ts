@@ -93,117 +93,46 @@ interface MarkdownDraft {
 }
 
 /**
- * Parses a Markdown checklist PRD (syntax in this module's header); throws a {@link PrdError} listing every problem
- * with its line.
+ * Parses a Markdown checklist PRD (syntax in src/config/prd.ts' header); throws a {@link PrdError} listing every
+ * problem with its line.
  */
 export function parsePrdMarkdown(text: string, file = 'PRD.md'): Prd {
   const lines = text.replace(/^\uFEFF/, '').split('\n');
-  const problems: PrdProblem[] = [];
-  const drafts: MarkdownDraft[] = [];
-  let project: string | undefined;
-  let heading: string | undefined;
-  let cur: MarkdownDraft | undefined;
-  let fence: string | undefined;
-  let inComment = false;
-  let start = 0;
-  if (lines[0]?.trimEnd() === '---') {
-    const end = lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)$/.test(l.trimEnd()));
-    if (end > 0) start = end + 1;
-  }
-  for (let n = start; n < lines.length; n++) {
-    const line = lines[n].replace(/\r$/, '');
-    const lineNo = n + 1;
-    if (fence !== undefined) {
-      const f = FENCE.exec(line);
-      if (f && f[1][0] === fence[0] && f[1].length >= fence.length && line.trim() === f[1]) fence = undefined;
-      continue;
-    }
-    if (inComment) {
-      if (line.includes('-->')) inComment = false;
-      continue;
-    }
-    const f = FENCE.exec(line);
-    if (f) {
-      fence = f[1];
-      if (cur && leading(line) <= cur.indent) cur = undefined;
-      continue;
-    }
-    if (/^[ \t]*<!--/.test(line)) {
-      inComment = !line.slice(line.indexOf('<!--') + 4).includes('-->');
-      continue;
-    }
-    if (!line.trim()) {
-      if (cur) cur.blank = true;
-      continue;
-    }
-    const indent = leading(line);
-    const h = HEADING.exec(line);
-    if (h) {
-      cur = undefined;
-      heading = (h[2] ?? '').trim() || undefined;
-      if (h[1].length === 1 && project === undefined && heading) project = heading;
-      continue;
-    }
-    if (RULE.test(line)) {
-      cur = undefined;
-      continue;
-    }
-    const item = parseItemLine(line);
-    if (item && (!cur || item.indent <= cur.indent)) {
-      cur = undefined;
-      if (!' xX'.includes(item.mark) || item.mark === '') {
-        problems.push({ line: lineNo, message: `unrecognised checkbox "[${item.mark}]": use "[ ]" or "[x]"` });
-        continue;
-      }
-      const b = parseItemBody(item.body);
-      if (b.emptyDepends)
-        problems.push({ line: lineNo, message: 'empty "(depends: )": list task ids, e.g. "(depends: T1, T2)"' });
-      if (!b.title) {
-        problems.push({ line: lineNo, message: 'checklist item has no title' });
-        continue;
-      }
-      cur = {
-        line: lineNo,
-        indent: item.indent,
-        id: b.id,
-        title: b.title,
-        done: item.mark !== ' ',
-        dependsOn: [...new Set(b.dependsOn)],
-        heading,
-        description: [],
-        criteria: [],
-        criterionIndent: Infinity,
-        blank: false,
-      };
-      drafts.push(cur);
-      continue;
-    }
-    if (!cur || indent <= cur.indent) {
-      cur = undefined;
-      continue;
-    }
-    const list = LIST.exec(line);
-    if (list) {
-      const c = (list[1] ?? '').replace(/^\[.?\](?:[ \t]+|$)/, '').trim();
-      if (c) cur.criteria.push(c);
-      cur.criterionIndent = indent;
-    } else if (cur.criteria.length && indent > cur.criterionIndent && !cur.blank) {
-      // A wrapped criterion: its continuation line belongs to the bullet above.
-      cur.criteria[cur.criteria.length - 1] += ` ${line.trim()}`;
-    } else {
-      if (cur.blank && cur.description.length) cur.description.push('');
-      cur.description.push(line.trim());
-    }
-    cur.blank = false;
-  }
-
-  if (!drafts.length && !problems.length)
+  const reader = new ChecklistReader();
+  for (let n = frontMatterEnd(lines); n < lines.length; n++) reader.read(lines[n].replace(/\r$/, ''), n + 1);
+  const problems = reader.problems;
+  if (!reader.drafts.length && !problems.length)
     problems.push({
       message: 'no checklist items found: write each task as "- [ ] title" (or "- [x] title" when done)',
     });
+  const tasks = tasksOf(reader.drafts);
+  const lineOf = (t: PrdTask): number => (t.source.kind === 'markdown' ? t.source.line : 0);
+  problems.push(
+    ...duplicateIdProblems(tasks, (t, first) => ({
+      line: lineOf(t),
+      message: `duplicate id "${t.id}" (also line ${lineOf(first)})`,
+    })),
+    ...dependencyProblems(tasks, (t) => ({ line: lineOf(t) })),
+  );
+  if (problems.length)
+    throw new PrdError(
+      file,
+      problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)),
+    );
+  return { kind: 'markdown', project: reader.project, tasks };
+}
 
+/** The index of the first line after a YAML front matter block (`---` ... `---` or `...`), else 0. */
+function frontMatterEnd(lines: string[]): number {
+  if (lines[0]?.trimEnd() !== '---') return 0;
+  const end = lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)$/.test(l.trimEnd()));
+  return end > 0 ? end + 1 : 0;
+}
+
+/** The tasks of the drafts, in file order: ids given or slugs of the titles (repeats get `-2`, `-3`...). */
+function tasksOf(drafts: MarkdownDraft[]): PrdTask[] {
   const slugs = new Set<string>();
-  const tasks = drafts.map((d, i): PrdTask => {
+  return drafts.map((d, i): PrdTask => {
     let id = d.id;
     if (id === undefined) {
       const base = slugOf(d.title);
@@ -222,18 +151,116 @@ export function parsePrdMarkdown(text: string, file = 'PRD.md'): Prd {
       source: { kind: 'markdown', line: d.line },
     };
   });
-  const lineOf = (t: PrdTask): number => (t.source.kind === 'markdown' ? t.source.line : 0);
-  problems.push(
-    ...duplicateIdProblems(tasks, (t, first) => ({
-      line: lineOf(t),
-      message: `duplicate id "${t.id}" (also line ${lineOf(first)})`,
-    })),
-    ...dependencyProblems(tasks, (t) => ({ line: lineOf(t) })),
-  );
-  if (problems.length)
-    throw new PrdError(
-      file,
-      problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)),
-    );
-  return { kind: 'markdown', project, tasks };
+}
+
+/** Reads a checklist line by line into task drafts: items, their descriptions and criteria, headings, problems. */
+class ChecklistReader {
+  readonly problems: PrdProblem[] = [];
+  readonly drafts: MarkdownDraft[] = [];
+  /** The first level-1 heading. */
+  project: string | undefined;
+  private heading: string | undefined;
+  private cur: MarkdownDraft | undefined;
+  private fence: string | undefined;
+  private inComment = false;
+
+  read(line: string, lineNo: number): void {
+    if (this.skipped(line)) return;
+    if (!line.trim()) {
+      if (this.cur) this.cur.blank = true;
+      return;
+    }
+    const h = HEADING.exec(line);
+    if (h) {
+      this.cur = undefined;
+      this.heading = (h[2] ?? '').trim() || undefined;
+      if (h[1].length === 1 && this.project === undefined && this.heading) this.project = this.heading;
+      return;
+    }
+    if (RULE.test(line)) {
+      this.cur = undefined;
+      return;
+    }
+    const item = parseItemLine(line);
+    if (item && (!this.cur || item.indent <= this.cur.indent)) this.item(item, lineNo);
+    else this.underItem(line);
+  }
+
+  /** True for a line inside (or opening, or closing) a fenced code block or an HTML comment. */
+  private skipped(line: string): boolean {
+    if (this.fence !== undefined) {
+      const f = FENCE.exec(line);
+      if (f && f[1][0] === this.fence[0] && f[1].length >= this.fence.length && line.trim() === f[1])
+        this.fence = undefined;
+      return true;
+    }
+    if (this.inComment) {
+      if (line.includes('-->')) this.inComment = false;
+      return true;
+    }
+    const f = FENCE.exec(line);
+    if (f) {
+      this.fence = f[1];
+      if (this.cur && leading(line) <= this.cur.indent) this.cur = undefined;
+      return true;
+    }
+    if (/^[ \t]*<!--/.test(line)) {
+      this.inComment = !line.slice(line.indexOf('<!--') + 4).includes('-->');
+      return true;
+    }
+    return false;
+  }
+
+  /** A checklist item at the top level: a new task draft (or a problem). */
+  private item(item: NonNullable<ReturnType<typeof parseItemLine>>, lineNo: number): void {
+    this.cur = undefined;
+    if (!' xX'.includes(item.mark) || item.mark === '') {
+      this.problems.push({ line: lineNo, message: `unrecognised checkbox "[${item.mark}]": use "[ ]" or "[x]"` });
+      return;
+    }
+    const b = parseItemBody(item.body);
+    if (b.emptyDepends)
+      this.problems.push({ line: lineNo, message: 'empty "(depends: )": list task ids, e.g. "(depends: T1, T2)"' });
+    if (!b.title) {
+      this.problems.push({ line: lineNo, message: 'checklist item has no title' });
+      return;
+    }
+    this.cur = {
+      line: lineNo,
+      indent: item.indent,
+      id: b.id,
+      title: b.title,
+      done: item.mark !== ' ',
+      dependsOn: [...new Set(b.dependsOn)],
+      heading: this.heading,
+      description: [],
+      criteria: [],
+      criterionIndent: Infinity,
+      blank: false,
+    };
+    this.drafts.push(this.cur);
+  }
+
+  /** A line under the current task: a criterion (indented bullet), its continuation, or description text. */
+  private underItem(line: string): void {
+    const cur = this.cur;
+    const indent = leading(line);
+    if (!cur || indent <= cur.indent) {
+      this.cur = undefined;
+      return;
+    }
+    const list = LIST.exec(line);
+    if (list) {
+      const c = (list[1] ?? '').replace(/^\[.?\](?:[ \t]+|$)/, '').trim();
+      if (c) cur.criteria.push(c);
+      cur.criterionIndent = indent;
+    } else if (cur.criteria.length && indent > cur.criterionIndent && !cur.blank) {
+      // A wrapped criterion: its continuation line belongs to the bullet above.
+      cur.criteria[cur.criteria.length - 1] += ` ${line.trim()}`;
+    } else {
+      if (cur.blank && cur.description.length) cur.description.push('');
+      cur.description.push(line.trim());
+    }
+    cur.blank = false;
+  }
 }
