@@ -101,10 +101,16 @@ async function describeOrThrow(client: Client, loopId: string): Promise<{ handle
   }
 }
 
+/** How long an ended loop's status query may wait for a worker. */
+const CLOSED_QUERY_MS = 5_000;
+
 /** The loop's current state (the `status` query). For an ended loop without a worker, the state from its result. */
 export async function getLoopStatus(client: Client, loopId: string): Promise<LoopState> {
   const { handle, closed } = await describeOrThrow(client, loopId);
   try {
+    // An ended loop's query needs a worker to replay it; without one the server would hold the call for its whole
+    // timeout (30 s), so an ended loop gets 5 s before its result is read instead.
+    if (closed) return await client.withDeadline(Date.now() + CLOSED_QUERY_MS, () => handle.query(status));
     return await handle.query(status);
   } catch (e) {
     if (!closed) throw e;
