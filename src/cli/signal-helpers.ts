@@ -8,7 +8,7 @@ import os from 'node:os';
 import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { getLoopStatus, signalLoop, type MovePayload } from '../client';
+import { getLoopStatus, signalLoop, withTimeout, type MovePayload } from '../client';
 import type { DecisionPayload, SignalName } from '../core/loop-machine';
 import type { HumanGate, LoopState, SignalEvent } from '../core/loop-types';
 import { type CommandContext, intOption, runCommand } from './run-command';
@@ -62,15 +62,6 @@ export function gateLines(loopId: string, gate: HumanGate, connectionFlags = '')
     `  opened ${gate.openedAt} at iteration ${gate.iteration}; answer with one of:`,
     ...answerCommands(loopId, gate, connectionFlags).map((c) => `    ${c}`),
   ];
-}
-
-/** Races a promise against a timer; resolves undefined when the timer wins. */
-export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const t = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  return Promise.race([p.catch(() => undefined), t]).finally(() => clearTimeout(timer));
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -40,6 +40,7 @@ import {
 } from '../workflows/messages';
 
 export * from './errors';
+export * from './watch';
 
 /** Connects a client, failing fast with {@link NoServerError} when nothing answers. */
 export async function connectClient(c: ConnectionConfig): Promise<Client> {

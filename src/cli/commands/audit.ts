@@ -4,12 +4,12 @@
  * human decision and signal, with time, duration, outcome and who decided. The loop folder is found as
  * `ralph interventions` finds it.
  */
-import path from 'node:path';
 import type { Command } from 'commander';
+import path from 'node:path';
 import { z } from 'zod';
 import { HookLogTypes, readHookLog, type HookLogEntry, type HookLogType } from '../../activities/hook-log';
+import { locateLoop } from '../loop-folder';
 import { formatDuration, runCommand, table, UsageError } from '../run-command';
-import { locateLoop } from './interventions';
 
 /** Options of `ralph audit`. */
 export const AuditOptions = z.object({

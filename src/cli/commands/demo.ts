@@ -11,11 +11,11 @@
  * It prints live progress, the gates with the commands a human would type, and a summary. Exit code 0 only if both
  * loops end as expected. Everything is stopped at the end unless `--keep`.
  */
+import type { Client } from '@temporalio/client';
+import type { Command } from 'commander';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Client } from '@temporalio/client';
-import type { Command } from 'commander';
 import { z } from 'zod';
 import { connectClient, startLoop } from '../../client';
 import { ConnectionConfig } from '../../config/connection';
@@ -23,12 +23,12 @@ import type { LoopInputRaw } from '../../config/loop-input';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from '../../core/constants';
 import type { DecisionPayload, SignalName } from '../../core/loop-machine';
 import type { HumanGate, LoopResult } from '../../core/loop-types';
-import type { AgentScript } from '../../scripted-agent/script';
 import { startDevServer } from '../../dev/dev-server';
+import type { AgentScript } from '../../scripted-agent/script';
 import { runWorker } from '../../workers/main';
+import { followLoop } from '../follow';
 import { CommandFailedError, installWorkerRuntime, runCommand, untilInterrupted } from '../run-command';
 import { sendSignal, shellQuote } from '../signal-helpers';
-import { followLoop } from './start';
 
 /** Options of `ralph demo`. */
 export const DemoOptions = z.object({

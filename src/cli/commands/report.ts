@@ -3,14 +3,14 @@
  * analytics (`analytics.json`). When the file is not written yet (the loop still runs) but the loop answers, the
  * report is rendered from its live state and its intervention log.
  */
+import type { Command } from 'commander';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
 import { z } from 'zod';
 import type { InterventionEvent } from '../../core/persistence-types';
 import { analytics, renderReport } from '../../core/report';
+import { eventsFile, locateLoop, readJsonFile, tryLoopState } from '../loop-folder';
 import { CommandFailedError, runCommand } from '../run-command';
-import { eventsFile, locateLoop, readJsonFile, tryLoopState } from './interventions';
 
 /** Options of `ralph report`. */
 export const ReportOptions = z.object({

@@ -6,10 +6,9 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { retryBlockedTasks } from '../../client';
+import { answerWithin, PROJECT_ENV, PROJECT_ID_HELP, ProjectOption, resolveProject } from '../input/project';
 import { intOption, runCommand } from '../run-command';
 import { defaultBy, shellQuote } from '../signal-helpers';
-import { PROJECT_ENV, PROJECT_ID_HELP, ProjectOption, resolveProject } from './blocked';
-import { answerWithin } from './unblock';
 
 /** Options of `ralph retry-blocked`. */
 export const RetryBlockedOptions = ProjectOption.extend({

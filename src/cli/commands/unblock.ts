@@ -1,47 +1,10 @@
-/**
- * `ralph unblock <projectId> [task-id...] [--filter <complexity>] [--timeout <secs>] [--timeout-multiplier <x>]
- * [--max-attempts <n>] [--reason] [--by]`: lifts the block of named tasks, or of every blocked task of a complexity,
- * through the project's `unblock` update; the project refuses a bad request (unknown task, task not blocked...) with
- * its own message, printed as `ralph: <message>` (exit 1).
- */
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { unblockTasks, type ProjectUpdateResult } from '../../client';
+import { unblockTasks } from '../../client';
 import { COMPLEXITIES } from '../../core/complexity';
-import { CommandFailedError, intOption, runCommand, UsageError } from '../run-command';
+import { answerWithin, PROJECT_ENV, PROJECT_ID_HELP, ProjectOption, resolveProject } from '../input/project';
+import { intOption, runCommand, UsageError } from '../run-command';
 import { defaultBy, shellQuote } from '../signal-helpers';
-import { PROJECT_ENV, PROJECT_ID_HELP, ProjectOption, resolveProject } from './blocked';
-
-/** How long a command waits for a worker to answer an update. */
-const UPDATE_WAIT_MS = 30_000;
-
-/**
- * Waits for a project update's answer; a worker that doesn't answer within `ms` means none is running: one clear line.
- * (The request stays admitted on the server and may still apply when a worker starts.)
- */
-export async function answerWithin(
-  p: Promise<ProjectUpdateResult>,
-  o: { projectId: string; command: string; taskQueue: string; ms?: number },
-): Promise<ProjectUpdateResult> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new CommandFailedError(
-            `no worker answered ${o.command} for project ${o.projectId} within ${(o.ms ?? UPDATE_WAIT_MS) / 1000} s: ` +
-              `start one with \`ralph worker\` (task queue ${o.taskQueue}); check with \`ralph status ${o.projectId}\``,
-          ),
-        ),
-      o.ms ?? UPDATE_WAIT_MS,
-    );
-  });
-  try {
-    return await Promise.race([p, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Options of `ralph unblock`. */
 export const UnblockOptions = ProjectOption.extend({

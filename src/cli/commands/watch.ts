@@ -9,8 +9,7 @@ import { getLoopStatus } from '../../client';
 import type { LoopState } from '../../core/loop-types';
 import { formatDuration, intOption, runCommand, table, untilInterrupted } from '../run-command';
 import { gateLines } from '../signal-helpers';
-import { checkText, positionLine, resultLine } from './start';
-import { persistenceViews } from './status';
+import { checkText, persistenceViews, positionLine, resultLine } from '../views/loop';
 
 /** Options of `ralph watch`. */
 export const WatchOptions = z.object({

@@ -1,4 +1,4 @@
-import { buildLoopInput, StartOptions } from '../../../src/cli/commands/start';
+import { buildLoopInput, StartOptions } from '../../../src/cli/input/start-options';
 
 const opts = (o: Record<string, unknown>): StartOptions =>
   StartOptions.parse({ prompt: 'p', workspace: '/w', script: '/w/s.json', check: 'true', ...o });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { validateLoopInput } from '../../../src/activities/validate-input';
-import { buildLoopInput, StartOptions } from '../../../src/cli/commands/start';
+import { buildLoopInput, StartOptions } from '../../../src/cli/input/start-options';
 import { parseGatesConfig } from '../../../src/config/load-config';
 import { parseLoopInput } from '../../../src/config/loop-input';
 
