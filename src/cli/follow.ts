@@ -8,7 +8,17 @@ import { TERMINAL_STATUSES, type HumanGate, type LoopResult, type LoopState } fr
 import type { ProjectState } from '../core/project-machine';
 import { gateLines, shellQuote } from './signal-helpers';
 import { blockedLines } from './views/blocked';
-import { attemptLine, feedbackExcerpt, positionLine, projectResultLine, recordLine, resultLine } from './views/loop';
+import {
+  attemptLine,
+  feedbackExcerpt,
+  positionLine,
+  projectResultLine,
+  recordLine,
+  resultLine,
+  type ProjectFollowResult,
+} from './views/loop';
+
+export type { ProjectFollowResult };
 
 /** Options of {@link followLoop}. */
 export interface FollowOptions {
@@ -98,17 +108,6 @@ export async function followLoop(client: Client, loopId: string, o: FollowOption
     }
     await sleep(interval);
   }
-}
-
-/** How a followed project stood when `ralph start --prd --follow` stopped watching it. */
-export interface ProjectFollowResult {
-  projectId: string;
-  /** `waiting_operator`: only blocked tasks are left; `failed`: the workflow failed (an invalid PRD, say). */
-  status: 'done' | 'finished_with_blocked' | 'aborted' | 'waiting_operator' | 'failed';
-  reason: string;
-  done: string[];
-  blocked: { id: string; reason?: string; details?: string }[];
-  attempts: number;
 }
 
 /** Options of {@link followProject}. */

@@ -5,7 +5,6 @@ import type { AttemptRecord, ProjectState } from '../../core/project-machine';
 import { persistenceSummary, qualityBars, regressionsView, trajectoryOf } from '../../core/report';
 import { routingStatusLines } from '../../core/routing/tracker';
 
-import { ProjectFollowResult } from '../follow';
 import { formatDuration, table } from '../run-command';
 import { gateLines, shellQuote } from '../signal-helpers';
 
@@ -243,4 +242,15 @@ export function projectStatusLines(s: ProjectState, workflowStatus = 'RUNNING'):
       out.push(`  ${c.at} ${c.name}${c.by ? ` by ${c.by}` : ''}: ${c.applied ? 'applied' : 'refused'} (${c.note})`);
   }
   return out;
+}
+
+/** How a followed project stood when `ralph start --prd --follow` stopped watching it. */
+export interface ProjectFollowResult {
+  projectId: string;
+  /** `waiting_operator`: only blocked tasks are left; `failed`: the workflow failed (an invalid PRD, say). */
+  status: 'done' | 'finished_with_blocked' | 'aborted' | 'waiting_operator' | 'failed';
+  reason: string;
+  done: string[];
+  blocked: { id: string; reason?: string; details?: string }[];
+  attempts: number;
 }
