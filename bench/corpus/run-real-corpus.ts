@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { scriptedAdapter } from '../../src/activities/agents/scripted';
-import { iterationDir } from '../../src/activities/artifacts';
+import { iterationDir } from '../../src/state/artifacts';
 import { inspectIteration } from '../../src/activities/inspect-iteration';
 import { createCheckpoint } from '../../src/activities/workspace/checkpoint';
 import { mapLimit } from '../../src/activities/workspace/snapshot';

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
-import { attemptSuffix, iterationDir } from './artifacts';
+import { attemptSuffix, iterationDir } from '../state/artifacts';
 import { readTail, runLogged } from './process';
-import { appendHookLog } from './hook-log';
+import { appendHookLog } from '../state/hook-log';
 import { logLoopEvent } from '../telemetry/logger';
 import { beat } from './liveness';
 

@@ -12,8 +12,8 @@ import { detectValidationBypass, isTestFile } from '../core/detectors/validation
 import type { ChangeSummary } from '../core/persistence-types';
 import { diffSnapshots } from '../core/snapshot-diff';
 import type { PersistenceConfig } from '../config/persistence-config';
-import { iterationDir } from './artifacts';
-import { readAudit } from './hooks/audit';
+import { iterationDir } from '../state/artifacts';
+import { readAudit } from '../state/audit';
 import {
   MAX_INSPECTED_BYTES,
   checkpointContents,
@@ -25,7 +25,7 @@ import {
 } from './workspace/checkpoint';
 import { pushCheckpoint } from './workspace/remote';
 import { gitBlobId } from './workspace/tree-stat';
-import { appendHookLog } from './hook-log';
+import { appendHookLog } from '../state/hook-log';
 
 /** Input of {@link inspectIteration}. */
 export interface InspectIterationInput {

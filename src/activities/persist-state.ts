@@ -4,11 +4,11 @@ import { Context } from '@temporalio/activity';
 import type { IterationRecord, LoopState } from '../core/loop-types';
 import type { InterventionEvent } from '../core/persistence-types';
 import { analytics, renderReport } from '../core/report';
-import { iterationDir, loopDir, stateFile, writeJsonAtomic } from './artifacts';
+import { iterationDir, loopDir, stateFile, writeJsonAtomic } from '../state/artifacts';
 import { pruneCheckpoints } from './workspace/prune';
 import { observeState } from '../telemetry/metrics';
 import { logLoopEvent } from '../telemetry/logger';
-import { recordSignals } from './hook-log';
+import { recordSignals } from '../state/hook-log';
 
 /** Input of {@link persistState}. */
 export interface PersistStateInput {

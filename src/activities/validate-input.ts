@@ -6,7 +6,7 @@ import { LoopInput, formatIssues } from '../config/loop-input';
 import { ConfigError, findConfigFile, loadGatesConfig } from '../config/load-config';
 import { ErrorTypes, RALPH_DIR } from '../core/constants';
 import { getAdapter } from './agents';
-import { loopDir } from './artifacts';
+import { loopDir } from '../state/artifacts';
 import { resolveExecutable } from './process';
 import { remoteUrl } from './workspace/remote';
 import { writeRetentionPolicy } from './workspace/prune';

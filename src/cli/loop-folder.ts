@@ -1,7 +1,7 @@
 /** Where a loop keeps its files (found from its state, or from --state-dir), for the commands that read them. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { loopDir } from '../activities/artifacts';
+import { loopDir } from '../state/artifacts';
 import { getLoopStatus } from '../client';
 import { RALPH_DIR } from '../core/constants';
 import { type LoopState } from '../core/loop-types';

@@ -576,3 +576,6 @@ export function hookResponse(
     : `⚠️ This action is ${a.risk}-risk${why}.`;
   return { decision: 'warn', message };
 }
+
+/** Claude Code tools the hooks watch: the file-writing tools and the shell. */
+export const HOOK_TOOL_MATCHER = 'Write|Edit|MultiEdit|NotebookEdit|Bash';

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { connectClient } from '../../src/client';
 import { ConnectionConfig } from '../../src/config/connection';
 import { startConsole } from '../../src/console/server';
-import { readHookLog } from '../../src/activities/hook-log';
+import { readHookLog } from '../../src/state/hook-log';
 import { createLogger } from '../../src/telemetry/logger';
 import { registry } from '../../src/telemetry/metrics';
 import { Harness, scriptedLoop, tempWorkspace } from '../helpers/env';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import execa from 'execa';
 import { connectClient, listLoops, type LoopSummary } from '../../src/client';
 import { ConnectionConfig } from '../../src/config/connection';
-import { readHookLog } from '../../src/activities/hook-log';
+import { readHookLog } from '../../src/state/hook-log';
 import { Harness, scriptedLoop, tempWorkspace } from '../helpers/env';
 import { artifactDir } from '../helpers/chromium';
 

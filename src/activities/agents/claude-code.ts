@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { detectUsageLimit } from '../../core/claims';
-import { writeJsonAtomic } from '../artifacts';
+import { writeJsonAtomic } from '../../state/artifacts';
 import { claudeHookSettings, hookEnv } from '../hooks/install';
 import { type Json, isObj, num, parseJsonObject, str } from './json';
 import type { AgentAdapterImpl, AgentUsage, ParsedAgentOutput } from './types';

@@ -5,13 +5,13 @@ import { CancelledFailure } from '@temporalio/common';
 import { DEFAULT_FORMATS, type GateSpec } from '../../config/gates-config';
 import { evaluateGate, type GateThresholds, type GateVerdict } from '../../core/gate-rules';
 import { unparsed, type ParsedGateOutput } from '../../core/gates';
-import { iterationDir } from '../artifacts';
+import { iterationDir } from '../../state/artifacts';
 import { readTail, runLogged } from '../process';
 import { parserFor } from './parsers';
 import { diffTestInventory, type TestId } from '../../core/detectors/test-inventory';
 import { observeGate } from '../../telemetry/metrics';
 import { logLoopEvent } from '../../telemetry/logger';
-import { appendHookLog } from '../hook-log';
+import { appendHookLog } from '../../state/hook-log';
 import { beat } from '../liveness';
 
 /** Input of {@link runGate}. */

@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentInvocation } from '../agents/types';
+import { HOOK_TOOL_MATCHER } from '../../core/risk';
 
-/** Claude Code tools the hooks watch: the file-writing tools and the shell. */
-export const HOOK_TOOL_MATCHER = 'Write|Edit|MultiEdit|NotebookEdit|Bash';
+export { HOOK_TOOL_MATCHER };
 
 /**
  * Path of the compiled hook entry point (`dist/src/cli/commands/hook.js`). It answers exactly like `ralph hook

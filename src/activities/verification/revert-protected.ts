@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { VerificationPlan } from '../../core/verification/classify';
 import { extractDirCheckpoint } from '../workspace/checkpoint';
 import { git } from '../workspace/snapshot';
-import { BASELINE_LABEL, readManifest } from './manifest';
+import { BASELINE_LABEL, readManifest } from '../../state/manifest';
 import { resultFile, VerificationBaselineMissingError } from './verify-work';
 
 /** Input of {@link revertProtectedChanges}. */

@@ -18,7 +18,7 @@ import {
 } from '../../core/verification/classify';
 import { conventionKind, isConfigKind, isSectionFile } from '../../core/verification/protected-set';
 import { compareSections } from '../../core/verification/sections';
-import { iterationDir, writeJsonAtomic } from '../artifacts';
+import { iterationDir, writeJsonAtomic } from '../../state/artifacts';
 import { runCheckCommand, type CheckCompletionResult } from '../check-completion';
 import { runGateIn } from '../gates/run-gate';
 import {
@@ -30,7 +30,7 @@ import {
   type CheckpointFiles,
 } from '../workspace/checkpoint';
 import { git, gitPrefix } from '../workspace/snapshot';
-import { BASELINE_LABEL, manifestFile, readManifest, type VerificationManifest } from './manifest';
+import { BASELINE_LABEL, manifestFile, readManifest, type VerificationManifest } from '../../state/manifest';
 import { sha256File, type BaselineIntegrity } from './record-baseline';
 import { beat } from '../liveness';
 

@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeJsonAtomic } from '../artifacts';
+import { writeJsonAtomic } from '../../state/artifacts';
 import { blobHash, mapLimit, walkDir } from './snapshot';
 
 /** A plain folder's checkpoint as stored on disk (`<checkpoints>/<label>.json`). */

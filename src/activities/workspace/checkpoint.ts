@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import execa from 'execa';
 import { diffSnapshots, type SnapshotKind, type WorkspaceSnapshot } from '../../core/snapshot-diff';
-import { loopDir, writeJsonAtomic } from '../artifacts';
+import { loopDir, writeJsonAtomic } from '../../state/artifacts';
 import { readObject, restoreFromStore, scanDir, storeSnapshot, type StoreManifest } from './checkpoint-store';
 import { execProcess } from '../spawner';
 import { sameWorkTree, statWorkTree, type TreeStat } from './tree-stat';

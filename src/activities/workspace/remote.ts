@@ -9,7 +9,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { ErrorTypes } from '../../core/constants';
 import { checkpointRef, rollbackToCheckpoint } from './checkpoint';
 import { git, gitPrefix } from './snapshot';
-import { manifestFile } from '../verification/manifest';
+import { manifestFile } from '../../state/manifest';
 
 /** The URL of remote `name` of the git workspace, or undefined (not a git workspace, no such remote). */
 export async function remoteUrl(workspace: string, name: string): Promise<string | undefined> {

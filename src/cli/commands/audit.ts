@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import path from 'node:path';
 import { z } from 'zod';
-import { HookLogTypes, readHookLog, type HookLogEntry, type HookLogType } from '../../activities/hook-log';
+import { HookLogTypes, readHookLog, type HookLogEntry, type HookLogType } from '../../state/hook-log';
 import { locateLoop } from '../loop-folder';
 import { formatDuration, runCommand, table, UsageError } from '../run-command';
 

@@ -10,13 +10,19 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import fs from 'node:fs';
-import { classifyToolCall, hookResponse, riskAtLeast, touchedPaths, type HookResponse } from '../../core/risk';
+import {
+  classifyToolCall,
+  HOOK_TOOL_MATCHER,
+  hookResponse,
+  riskAtLeast,
+  touchedPaths,
+  type HookResponse,
+} from '../../core/risk';
 import { protectedHits, protectedHookMessage, type ProtectedHit } from '../../core/verification/hook-rules';
 import { compareSections } from '../../core/verification/sections';
-import { appendAudit, reserveRiskCheckpoint, type AuditEntry } from '../../activities/hooks/audit';
-import { appendHookLog } from '../../activities/hook-log';
-import { HOOK_TOOL_MATCHER } from '../../activities/hooks/install';
-import { readManifest } from '../../activities/verification/manifest';
+import { appendAudit, reserveRiskCheckpoint, type AuditEntry } from '../../state/audit';
+import { appendHookLog } from '../../state/hook-log';
+import { readManifest } from '../../state/manifest';
 
 /** The two hook events, as `ralph hook` spells them. */
 export const HOOK_EVENTS = ['pre-tool-use', 'post-tool-use'] as const;

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { loadAgentProfiles } from '../../activities/routing';
+import { loadAgentProfiles } from '../../state/routing-files';
 import { routeLoop } from '../../client';
 import { DEFAULT_PROFILES_DIR } from '../../config/routing';
 import { ROUTING_DEFAULTS, buildRoutingIndex, classify, type Classification } from '../../core/routing/classifier';

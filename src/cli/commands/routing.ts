@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { readRoutingLogs } from '../../activities/routing';
+import { readRoutingLogs } from '../../state/routing-files';
 import { RALPH_DIR } from '../../core/constants';
 import { routingStats } from '../../core/routing/log';
 import { CommandFailedError, runCommand, table } from '../run-command';

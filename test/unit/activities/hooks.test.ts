@@ -16,7 +16,7 @@ import {
   readAudit,
   reserveRiskCheckpoint,
   type AuditEntry,
-} from '../../../src/activities/hooks/audit';
+} from '../../../src/state/audit';
 import { HOOK_TOOL_MATCHER, hookEntryPath, hookShellCommand, shellQuote } from '../../../src/activities/hooks/install';
 import { rollbackToCheckpoint } from '../../../src/activities/workspace/checkpoint';
 import { agentInvocation, runCommand, useTmpDirs } from '../../helpers/fake-agents';

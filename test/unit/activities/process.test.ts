@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { killLeftover, readTail, resolveExecutable, runLogged } from '../../../src/activities/process';
-import { writeJsonAtomic } from '../../../src/activities/artifacts';
+import { writeJsonAtomic } from '../../../src/state/artifacts';
 
 /** A real temp git repo with one commit, as agents work in. */
 function gitRepo(): string {

@@ -1,4 +1,4 @@
-import type { HookLogEntry } from '../../../src/activities/hook-log';
+import type { HookLogEntry } from '../../../src/state/hook-log';
 import { filterHookLog, parseSince, parseTypes } from '../../../src/cli/commands/audit';
 
 const entry = (type: HookLogEntry['type'], at: string): HookLogEntry => ({

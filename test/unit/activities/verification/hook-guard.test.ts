@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readAudit } from '../../../../src/activities/hooks/audit';
+import { readAudit } from '../../../../src/state/audit';
 import { recordVerificationBaseline } from '../../../../src/activities/verification/record-baseline';
 import { runHook } from '../../../../src/cli/commands/hook';
 

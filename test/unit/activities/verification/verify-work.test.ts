@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { recordVerificationBaseline } from '../../../../src/activities/verification/record-baseline';
-import { readManifest } from '../../../../src/activities/verification/manifest';
+import { readManifest } from '../../../../src/state/manifest';
 import { verifyWork, type VerifyWorkInput } from '../../../../src/activities/verification/verify-work';
 import { revertProtectedChanges } from '../../../../src/activities/verification/revert-protected';
 import { createCheckpoint } from '../../../../src/activities/workspace/checkpoint';

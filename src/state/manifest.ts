@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AllowedEntry, ProtectedEntry } from '../../core/verification/protected-set';
-import { loopDir, writeJsonAtomic } from '../artifacts';
+import type { AllowedEntry, ProtectedEntry } from '../core/verification/protected-set';
+import { loopDir, writeJsonAtomic } from './artifacts';
 
 /** Label of the verification baseline checkpoint. */
 export const BASELINE_LABEL = 'verification-baseline';

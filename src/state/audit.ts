@@ -4,8 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RiskLevel } from '../../core/risk';
-import { loopDir } from '../artifacts';
+import type { RiskLevel } from '../core/risk';
+import { loopDir } from './artifacts';
 
 /** One line of the audit log: a tool call, how risky it was, what the hook answered and the checkpoint it took. */
 export interface AuditEntry {
