@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { formatIssues } from '../config/loop-input';
 import { PrdError } from '../config/prd';
-import { ProjectInput } from '../config/project-input';
+import { parseProjectInput, type ResolvedProjectInput } from '../config/project-input';
 import { defaultTimeoutsConfig } from '../config/timeouts-config';
 import { ErrorTypes, RALPH_DIR } from '../core/constants';
 import type { TaskSpec } from '../core/project-machine';
+import { asActivityFailure } from './errors';
 import { loadPrd, writeTaskDone } from './prd-file';
 
 /** Input of {@link validateProject}: whatever the project workflow was started with. */
@@ -16,7 +16,7 @@ export interface ValidateProjectInput {
 
 /** Result of {@link validateProject}: the input with defaults and absolute paths, and the PRD's tasks. */
 export interface ValidateProjectResult {
-  input: ProjectInput;
+  input: ResolvedProjectInput;
   project?: string;
   tasks: TaskSpec[];
 }
@@ -26,13 +26,7 @@ export interface ValidateProjectResult {
  * bad field, or the PRD's file, line and problem.
  */
 export async function validateProject({ raw }: ValidateProjectInput): Promise<ValidateProjectResult> {
-  const parsed = ProjectInput.safeParse(raw);
-  if (!parsed.success)
-    throw ApplicationFailure.nonRetryable(
-      `invalid project input: ${formatIssues(parsed.error)}`,
-      ErrorTypes.InvalidInput,
-    );
-  const input = parsed.data;
+  const input = asActivityFailure(() => parseProjectInput(raw));
   if (!path.isAbsolute(input.workspace) || !fs.existsSync(input.workspace))
     throw ApplicationFailure.nonRetryable(
       `workspace ${input.workspace} must be an existing absolute directory: fix input.workspace`,
@@ -40,11 +34,11 @@ export async function validateProject({ raw }: ValidateProjectInput): Promise<Va
     );
   input.prdFile = path.resolve(input.workspace, input.prdFile);
   input.stateDir = path.resolve(input.workspace, input.stateDir ?? RALPH_DIR);
-  input.timeouts ??= defaultTimeoutsConfig();
+  const timeouts = input.timeouts ?? defaultTimeoutsConfig();
   try {
     const { prd } = await loadPrd(input.prdFile);
     return {
-      input,
+      input: { ...input, timeouts },
       project: prd.project,
       tasks: prd.tasks.map((t) => ({
         id: t.id,

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { thresholdsFor } from '../config/gates-config';
-import { LoopInput, formatIssues } from '../config/loop-input';
+import { parseLoopInput, type LoopInput, type ResolvedLoopInput } from '../config/loop-input';
+import { asActivityFailure } from './errors';
 import { ConfigError, findConfigFile, loadGatesConfig } from '../config/load-config';
 import { ErrorTypes, RALPH_DIR } from '../core/constants';
 import { getAdapter } from './agents';
@@ -27,11 +28,12 @@ export interface ValidateLoopInputInput {
  * file, agent binary. Returns the input with defaults and absolute paths. Fails non-retryably with a message that names
  * the bad field and the fix.
  */
-export async function validateLoopInput({ raw, loopId, workerHost }: ValidateLoopInputInput): Promise<LoopInput> {
-  const parsed = LoopInput.safeParse(raw);
-  if (!parsed.success)
-    throw ApplicationFailure.nonRetryable(`invalid loop input: ${formatIssues(parsed.error)}`, ErrorTypes.InvalidInput);
-  const input = parsed.data;
+export async function validateLoopInput({
+  raw,
+  loopId,
+  workerHost,
+}: ValidateLoopInputInput): Promise<ResolvedLoopInput> {
+  const input = asActivityFailure(() => parseLoopInput(raw));
   if (!path.isAbsolute(input.workspace))
     throw ApplicationFailure.nonRetryable(
       `invalid loop input: input.workspace must be an absolute path, got "${input.workspace}"`,
@@ -81,18 +83,15 @@ export async function validateLoopInput({ raw, loopId, workerHost }: ValidateLoo
   // Resolve each gate's thresholds (profile + overrides) here, so the workflow only carries numbers.
   if (input.gates) {
     const profile = input.gates.profile;
-    input.gates.gates = input.gates.gates.map((g) => ({
-      ...g,
-      thresholds: thresholdsFor(profile, g) as typeof g.thresholds,
-    }));
+    input.gates.gates = input.gates.gates.map((g) => ({ ...g, thresholds: thresholdsFor(profile, g) }));
   }
-  input.stateDir = path.resolve(input.workspace, input.stateDir ?? RALPH_DIR);
-  fs.mkdirSync(loopDir(input.stateDir, loopId), { recursive: true });
+  const stateDir = path.resolve(input.workspace, input.stateDir ?? RALPH_DIR);
+  fs.mkdirSync(loopDir(stateDir, loopId), { recursive: true });
   // Multi-host: a loop started without a host binds to the worker that validated it (its workspace is here).
   input.host ??= workerHost;
   if (input.host) input.checkpointRemoteUrl ??= await remoteUrl(input.workspace, input.checkpointRemote);
-  writeRetentionPolicy(input.stateDir, loopId, input.persistence.checkpoints.keepFinishedDays);
-  return input;
+  writeRetentionPolicy(stateDir, loopId, input.persistence.checkpoints.keepFinishedDays);
+  return { ...input, stateDir } as ResolvedLoopInput;
 }
 
 /** Throws AgentNotFound when the agent's executable can't be found. */

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { Client, Connection, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import { type ConnectionConfig, tlsOptions } from '../config/connection';
-import { type LoopInputRaw, LoopInput, formatIssues } from '../config/loop-input';
-import { ProjectInput, type ProjectInputRaw } from '../config/project-input';
+import { type LoopInputRaw, parseLoopInput } from '../config/loop-input';
+import { parseProjectInput, type ProjectInputRaw } from '../config/project-input';
 import { SearchAttributes, WorkflowTypes } from '../core/constants';
 import type { DecisionPayload, SignalName } from '../core/loop-machine';
 import type { LoopResult, LoopState } from '../core/loop-types';
@@ -79,8 +79,7 @@ export interface StartLoopOptions {
 
 /** Validates the input (here, at the edge) and starts a `ralphLoop` workflow; returns its id. */
 export async function startLoop(client: Client, input: LoopInputRaw, o: StartLoopOptions): Promise<string> {
-  const parsed = LoopInput.safeParse(input);
-  if (!parsed.success) throw new InvalidInputError(`invalid loop input: ${formatIssues(parsed.error)}`);
+  parseLoopInput(input);
   const loopId = o.loopId ?? newLoopId(input.prompt ?? input.promptFile ?? 'loop');
   await client.workflow.start(WorkflowTypes.ralphLoop, {
     taskQueue: o.taskQueue,
@@ -292,8 +291,7 @@ export interface StartProjectOptions {
 
 /** Validates the input (here, at the edge) and starts a `ralphProject` workflow; returns its id. */
 export async function startProject(client: Client, input: ProjectInputRaw, o: StartProjectOptions): Promise<string> {
-  const parsed = ProjectInput.safeParse(input);
-  if (!parsed.success) throw new InvalidInputError(`invalid project input: ${formatIssues(parsed.error)}`);
+  parseProjectInput(input);
   const projectId = o.projectId ?? newProjectId(input.prdFile);
   await client.workflow.start(WorkflowTypes.ralphProject, {
     taskQueue: o.taskQueue,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PersistenceConfig } from './persistence-config';
-import { GatesConfig } from './gates-config';
+import { GatesConfig, type GateSpec } from './gates-config';
+import type { GateThresholds } from '../core/gate-rules';
 import { HOST_ID_PATTERN } from '../core/hosts';
 import { VerificationConfig } from './verification-config';
 import { LoopRoutingConfig } from './routing';
@@ -184,9 +185,24 @@ export function formatIssues(error: z.ZodError, root = 'input'): string {
     .join('; ');
 }
 
-/** Parses loop input; throws an Error whose message lists every bad field. */
-export function parseLoopInput(raw: unknown): LoopInput {
+/**
+ * The one parse of a loop input (the CLI, the client and the worker's validation all call it): defaults applied,
+ * every bad field named in an {@link InvalidInputError} (`describe` words the problems, e.g. with the CLI's flags).
+ */
+export function parseLoopInput(raw: unknown, describe: (e: z.ZodError) => string = formatIssues): LoopInput {
   const r = LoopInput.safeParse(raw);
-  if (!r.success) throw new InvalidInputError(`invalid loop input: ${formatIssues(r.error)}`);
+  if (!r.success) throw new InvalidInputError(`invalid loop input: ${describe(r.error)}`);
   return r.data;
 }
+
+/** A gate after validation: its thresholds are the full set (its profile's, with its own overrides). */
+export type ResolvedGateSpec = Omit<GateSpec, 'thresholds'> & { thresholds: GateThresholds };
+
+/**
+ * A loop input as the worker's validation returns it and the workflow runs it: defaults applied, paths absolute, the
+ * state folder chosen, the workspace's config file merged, each gate's thresholds resolved.
+ */
+export type ResolvedLoopInput = Omit<LoopInput, 'stateDir' | 'gates'> & {
+  stateDir: string;
+  gates?: Omit<GatesConfig, 'gates'> & { gates: ResolvedGateSpec[] };
+};

@@ -3,7 +3,8 @@
  * by child `ralphLoop`s whose agent timeout adapts to the task's complexity and to its earlier timeouts.
  */
 import { z } from 'zod';
-import { AgentSpec, CompletionCriteria } from './loop-input';
+import { AgentSpec, CompletionCriteria, formatIssues } from './loop-input';
+import { InvalidInputError } from './errors';
 import { GatesConfig } from './gates-config';
 import { PersistenceConfig } from './persistence-config';
 import { TimeoutsConfig } from './timeouts-config';
@@ -41,3 +42,13 @@ export const ProjectInput = z
 export type ProjectInput = z.infer<typeof ProjectInput>;
 /** A project's input as written. */
 export type ProjectInputRaw = z.input<typeof ProjectInput>;
+
+/** The one parse of a project input (the CLI, the client and the worker's validation): defaults applied, problems named. */
+export function parseProjectInput(raw: unknown, describe: (e: z.ZodError) => string = formatIssues): ProjectInput {
+  const r = ProjectInput.safeParse(raw);
+  if (!r.success) throw new InvalidInputError(`invalid project input: ${describe(r.error)}`);
+  return r.data;
+}
+
+/** A project input as the worker's validation returns it and the workflow runs it: the timeouts always set. */
+export type ResolvedProjectInput = Omit<ProjectInput, 'timeouts'> & { timeouts: NonNullable<ProjectInput['timeouts']> };

@@ -10,8 +10,7 @@
  */
 import { ApplicationFailure, condition, continueAsNew, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type * as activities from '../activities';
-import type { ProjectInput, ProjectInputRaw } from '../config/project-input';
-import type { TimeoutSettings } from '../core/complexity';
+import type { ResolvedProjectInput, ProjectInputRaw } from '../config/project-input';
 import { ErrorTypes, NON_RETRYABLE_ERROR_TYPES } from '../core/constants';
 import type { RoutingCarryIn } from '../core/routing/tracker';
 import { ProjectMachine, type ProjectState } from '../core/project-machine';
@@ -93,11 +92,11 @@ export async function ralphProject(rawInput: ProjectInputRaw, carry?: ProjectCar
 async function start(
   rawInput: ProjectInputRaw,
   carry?: ProjectCarry,
-): Promise<{ input: ProjectInput; m: ProjectMachine }> {
+): Promise<{ input: ResolvedProjectInput; m: ProjectMachine }> {
   if (carry) {
-    const input = rawInput as ProjectInput;
-    const cfg = input.timeouts as TimeoutSettings;
-    return { input, m: new ProjectMachine(cfg, { carry: carry.state, now: nowIso() }, input.autoUnblock) };
+    // A continued run's input is the one the first run validated.
+    const input = rawInput as ResolvedProjectInput;
+    return { input, m: new ProjectMachine(input.timeouts, { carry: carry.state, now: nowIso() }, input.autoUnblock) };
   }
   const v = await validateProject({ raw: rawInput }).catch((e: { cause?: { message?: string; type?: string } }) => {
     // The project fails with the activity's own message (file, line, problem), not "Activity task failed".
@@ -105,7 +104,7 @@ async function start(
   });
   const input = v.input;
   const m = new ProjectMachine(
-    input.timeouts as TimeoutSettings,
+    input.timeouts,
     { projectId: workflowInfo().workflowId, prdFile: input.prdFile, tasks: v.tasks, now: nowIso() },
     input.autoUnblock,
   );

@@ -4,7 +4,13 @@ import path from 'node:path';
 import type { VerificationConfig } from '../../config/verification-config';
 import { computeProtectedSet, conventionKind } from '../../core/verification/protected-set';
 import { checkpointFiles, createCheckpoint } from '../workspace/checkpoint';
-import { BASELINE_LABEL, manifestFile, readManifest, writeManifest, type VerificationManifest } from '../../state/manifest';
+import {
+  BASELINE_LABEL,
+  manifestFile,
+  readManifest,
+  writeManifest,
+  type VerificationManifest,
+} from '../../state/manifest';
 
 /** Input of {@link recordVerificationBaseline}. */
 export interface RecordVerificationBaselineInput {

@@ -7,8 +7,8 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
 import { InvalidInputError } from '../../client';
-import { formatIssues, LoopInput, type LoopInputRaw } from '../../config/loop-input';
-import { ProjectInput, type ProjectInputRaw } from '../../config/project-input';
+import { formatIssues, parseLoopInput, type LoopInputRaw } from '../../config/loop-input';
+import { parseProjectInput, type ProjectInputRaw } from '../../config/project-input';
 import { shellWords } from '../../core/shell-words';
 import { intOption, UsageError } from '../run-command';
 
@@ -127,8 +127,7 @@ export function buildLoopInput(o: StartOptions, cwd: string): LoopInputRaw {
   const verification = verificationFrom(o, base);
   if (verification) input.verification = verification;
 
-  const parsed = LoopInput.safeParse(input);
-  if (!parsed.success) throw new InvalidInputError(`invalid loop input: ${problemsWithFlags(parsed.error)}`);
+  parseLoopInput(input, problemsWithFlags);
   return input as LoopInputRaw;
 }
 
@@ -229,8 +228,7 @@ export function buildProjectInput(o: StartOptions, cwd: string): ProjectInputRaw
   const persistence = persistenceFrom(o, base);
   if (persistence) input.persistence = persistence;
 
-  const parsed = ProjectInput.safeParse(input);
-  if (!parsed.success) throw new InvalidInputError(`invalid project input: ${problemsWithFlags(parsed.error)}`);
+  parseProjectInput(input, problemsWithFlags);
   return input as ProjectInputRaw;
 }
 

@@ -12,7 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type * as activities from '../../activities';
 import type { GateSpec } from '../../config/gates-config';
-import type { LoopInput } from '../../config/loop-input';
+import type { ResolvedLoopInput } from '../../config/loop-input';
 import { ErrorTypes, NON_RETRYABLE_ERROR_TYPES } from '../../core/constants';
 import { hostIdProblem, hostTaskQueue } from '../../core/hosts';
 import { HostMoveRequested, isScheduleToStartTimeout } from './failures';
@@ -73,7 +73,7 @@ const { persistState: localPersistState } = proxyLocalActivities<Acts>({
  * activity on its host's queue, the local ones as normal activities (a local activity runs wherever the workflow task
  * runs); each waits for the host's worker as long as it takes, reporting through `hooks` every `hostWaitSeconds`.
  */
-export function loopActivities(input: LoopInput, hooks?: HostHooks): LoopActivities {
+export function loopActivities(input: ResolvedLoopInput, hooks?: HostHooks): LoopActivities {
   if (!input.host) return sharedActivities(input);
   const host: ActivityOptions = {
     taskQueue: hostTaskQueue(workflowInfo().taskQueue, input.host),
@@ -132,7 +132,7 @@ function waitForHost<I, R>(
  * `host` options on a host's queue, where the local activities become normal ones (a local activity runs wherever the
  * workflow task runs, which may be another host).
  */
-function sharedActivities(input: LoopInput, host: ActivityOptions = {}): LoopActivities {
+function sharedActivities(input: ResolvedLoopInput, host: ActivityOptions = {}): LoopActivities {
   const onHost = host.taskQueue !== undefined;
   // Every heartbeating activity beats on a timer while its worker lives (src/activities/liveness.ts): the loop's
   // heartbeat timeout is how soon a dead worker is noticed, whatever the activity was doing when it died.

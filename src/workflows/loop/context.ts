@@ -3,8 +3,7 @@
  * loop. Phases read the input, the machine and the tracker from here and never reach into each other's variables.
  */
 import type { CancellationScope } from '@temporalio/workflow';
-import type { GateSpec } from '../../config/gates-config';
-import type { LoopInput } from '../../config/loop-input';
+import type { ResolvedGateSpec, ResolvedLoopInput } from '../../config/loop-input';
 import type { LoopMachine } from '../../core/loop-machine';
 import type { LoopResult } from '../../core/loop-types';
 import type { EscalationRequest, PersistenceTracker } from '../../core/persistence';
@@ -27,7 +26,7 @@ export interface LiveHandles {
 /** Everything a phase needs: the validated input, the loop's rules (machine, tracker) and the activities. */
 export interface LoopContext {
   /** The validated input; a `ralph move` changes its host, workspace and stateDir. */
-  input: LoopInput;
+  input: ResolvedLoopInput;
   /** The loop's state and rules (core). */
   readonly m: LoopMachine;
   /** The anti-laziness layer, when on (patch anti-laziness-v1). */
@@ -39,7 +38,7 @@ export interface LoopContext {
   /** When the completion command runs: on a claim, or after every iteration. */
   readonly checkOn: 'claim' | 'every-iteration';
   /** The enabled quality gates. */
-  readonly gateSpecs: GateSpec[];
+  readonly gateSpecs: ResolvedGateSpec[];
   /** Path of the loop's state.json, as the last persist wrote it (carried through continue-as-new). */
   stateFile: string;
   /** Iterations run by this run: continue-as-new counts them. */

@@ -5,7 +5,7 @@
  * redone on B from that checkpoint; nothing recorded is lost. A move that fails is recorded and the loop stays.
  */
 import { log } from '@temporalio/workflow';
-import type { LoopInput } from '../../config/loop-input';
+import type { ResolvedLoopInput } from '../../config/loop-input';
 import { loopActivities } from './activities';
 import { nowIso, type LoopContext } from './context';
 import { describeActivityFailure } from './failures';
@@ -34,8 +34,8 @@ export async function moveHost(ctx: LoopContext): Promise<void> {
     );
     ctx.input = moved;
     ctx.acts = acts;
-    ctx.stateDir = moved.stateDir as string;
-    m.state.stateDir = moved.stateDir as string;
+    ctx.stateDir = moved.stateDir;
+    m.state.stateDir = moved.stateDir;
     log.info(`loop ${m.state.loopId} now on host ${req.host}, restored from ${r.restoredFrom}`);
   } catch (e) {
     const why = describeActivityFailure(e).message;
@@ -50,7 +50,7 @@ export async function moveHost(ctx: LoopContext): Promise<void> {
  * The input of a loop moved to `host` with its workspace at `workspace`: paths inside the old workspace (state folder,
  * agent script, prompt file) are rebased onto the new one; paths outside it are kept as they are.
  */
-export function relocatedInput(input: LoopInput, host: string, workspace: string): LoopInput {
+export function relocatedInput(input: ResolvedLoopInput, host: string, workspace: string): ResolvedLoopInput {
   const from = input.workspace.replace(/\/+$/, '');
   const to = workspace.replace(/\/+$/, '');
   const rebase = (p: string | undefined): string | undefined =>

@@ -7,7 +7,7 @@
  */
 import { log, patched } from '@temporalio/workflow';
 import type * as activities from '../../activities';
-import type { LoopInput } from '../../config/loop-input';
+import type { ResolvedLoopInput } from '../../config/loop-input';
 import type { Detection } from '../../core/detections';
 import { postLabel, preLabel } from '../../core/persistence';
 import {
@@ -45,7 +45,8 @@ export interface OriginalChecks {
  * any agent runs, so no agent can cause it.
  */
 export async function startVerification(ctx: LoopContext, carry?: RalphLoopCarry): Promise<void> {
-  const v = ctx.input.verification as LoopInput['verification'] | undefined;
+  // Inputs carried from before verification existed have none.
+  const v: ResolvedLoopInput['verification'] | undefined = ctx.input.verification;
   if (!v?.enabled || !patched(VERIFICATION_PATCH)) return;
   if (carry) {
     ctx.verification = carry.verification;
@@ -120,7 +121,7 @@ export async function originalChecksPhase(
     out.error = describeActivityFailure(e).message;
     return out;
   }
-  const policy = (input.verification as LoopInput['verification']).onProtectedEdit;
+  const policy = input.verification.onProtectedEdit;
   if (out.result.passed && out.result.protectedChanges.length && policy === 'revert') {
     try {
       out.reverted = await ctx.acts.revertProtectedChanges({
@@ -173,7 +174,7 @@ export function originalVerdict(ctx: LoopContext, n: number, o: OriginalChecks):
     };
   }
   const detections: Detection[] = [...(r?.detections ?? [])];
-  const policy = (ctx.input.verification as LoopInput['verification']).onProtectedEdit;
+  const policy = ctx.input.verification.onProtectedEdit;
   let gate: OriginalVerdict['gate'];
   let note: string | undefined;
   if (summary.protectedChanges.length) {

@@ -17,7 +17,7 @@ import type { RoutePayload } from '../../core/routing/signal';
 import { route } from '../messages';
 import { RoutingTracker, newRoutingState, type RoutingState } from '../../core/routing/tracker';
 import type { ProfileKeywords } from '../../core/routing/classifier';
-import type { LoopInput } from '../../config/loop-input';
+import type { ResolvedLoopInput } from '../../config/loop-input';
 import type { LoopContext } from './context';
 import type { RoutedRun, RoutingCarry, RoutingHandle } from './routing-types';
 
@@ -45,7 +45,7 @@ export function setRouteHandler(m: { state: { loopId: string } }, h: RoutingHand
   });
 }
 
-const rulesOf = (input: LoopInput): RoutingRules => ({ ...ROUTING_DEFAULTS, ...(input.routing ?? {}) });
+const rulesOf = (input: ResolvedLoopInput): RoutingRules => ({ ...ROUTING_DEFAULTS, ...(input.routing ?? {}) });
 
 /**
  * Starts routing when it is on (input), patched in, and the profiles folder has profiles: one local activity lists

@@ -4,7 +4,7 @@
  * patch marker.
  */
 import { patched, workflowInfo } from '@temporalio/workflow';
-import type { LoopInput, LoopInputRaw } from '../../config/loop-input';
+import type { ResolvedLoopInput, LoopInputRaw } from '../../config/loop-input';
 import { LoopMachine } from '../../core/loop-machine';
 import { PersistenceTracker } from '../../core/persistence';
 import { loopActivities, validateLoopInputOn, type HostHooks } from './activities';
@@ -44,9 +44,9 @@ export async function validatedInput(
   m: LoopMachine,
   rawInput: LoopInputRaw,
   carry?: RalphLoopCarry,
-): Promise<LoopInput> {
-  if (carry) return rawInput as LoopInput;
-  let input: LoopInput;
+): Promise<ResolvedLoopInput> {
+  if (carry) return rawInput as ResolvedLoopInput;
+  let input: ResolvedLoopInput;
   try {
     input = await validateLoopInputOn((rawInput as { host?: unknown } | undefined)?.host)({
       raw: rawInput,
@@ -60,7 +60,7 @@ export async function validatedInput(
   }
   m.state.maxIterations = input.maxIterations;
   m.state.workspace = input.workspace;
-  m.state.stateDir = input.stateDir as string;
+  m.state.stateDir = input.stateDir;
   m.state.agent = input.agent.adapter;
   m.state.labels = input.labels;
   if (input.host) {
@@ -72,14 +72,14 @@ export async function validatedInput(
 
 /** The context of this run: activities bound to the input, the anti-laziness tracker when it is on. */
 export function createContext(
-  input: LoopInput,
+  input: ResolvedLoopInput,
   m: LoopMachine,
   live: LiveHandles,
   carry?: RalphLoopCarry,
 ): LoopContext {
   // The anti-laziness layer: on by default for new loops; histories recorded before it replay without it. Inputs
   // carried from before the layer existed have no `persistence` at all.
-  const pcfg = input.persistence as LoopInput['persistence'] | undefined;
+  const pcfg: ResolvedLoopInput['persistence'] | undefined = input.persistence;
   const tracker =
     pcfg?.enabled && patched(ANTI_LAZINESS_PATCH)
       ? new PersistenceTracker(pcfg, m.state.loopId, input.agent.adapter, m.state.persistence)
@@ -91,7 +91,7 @@ export function createContext(
     tracker,
     acts: loopActivities(input, hostHooks(m, live)),
     live,
-    stateDir: input.stateDir as string,
+    stateDir: input.stateDir,
     checkOn: input.completion.checkOn ?? (input.completion.promise ? 'claim' : 'every-iteration'),
     gateSpecs: input.gates?.gates.filter((g) => g.enabled) ?? [],
     stateFile: carry?.stateFile ?? '',

@@ -4,7 +4,7 @@
  * can't run never counts as passing.
  */
 import type * as activities from '../../activities';
-import { gateCouldNotRun, type GateThresholds, type GateVerdict } from '../../core/gate-rules';
+import { gateCouldNotRun, type GateVerdict } from '../../core/gate-rules';
 import type { AgentRun } from './agent';
 import { nowIso, type LoopContext } from './context';
 import { describeActivityFailure, rethrowHostMove } from './failures';
@@ -78,7 +78,7 @@ function runGates(ctx: LoopContext, n: number): Promise<GateVerdict[]> {
           stateDir: ctx.stateDir,
           gate,
           // Resolved (profile + overrides) by validateLoopInput.
-          thresholds: gate.thresholds as GateThresholds,
+          thresholds: gate.thresholds,
           previousIds: ctx.tracker?.state.testIds?.[gate.name],
         });
       } catch (e) {

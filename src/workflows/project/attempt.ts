@@ -5,7 +5,7 @@
  */
 import { CancellationScope, ParentClosePolicy, executeChild, isCancellation } from '@temporalio/workflow';
 import type { LoopInputRaw } from '../../config/loop-input';
-import type { ProjectInput } from '../../config/project-input';
+import type { ResolvedProjectInput } from '../../config/project-input';
 import type { LoopResult } from '../../core/loop-types';
 import type { RoutingCarryIn } from '../../core/routing/tracker';
 import { taskPrompt, type AttemptOutcome, type AttemptRecord, type ProjectTask } from '../../core/project-machine';
@@ -14,7 +14,7 @@ import type { ProjectRequests } from './handlers';
 
 /** The child loop's input for attempt `attempt` at task `t`. */
 export function childLoopInput(
-  input: ProjectInput,
+  input: ResolvedProjectInput,
   projectId: string,
   t: ProjectTask,
   attempt: AttemptRecord,
