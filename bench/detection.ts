@@ -3,7 +3,7 @@
  *
  * 1. The laziness corpus (bench/corpus): every scenario run by the real scripted agent in a temp workspace and
  *    inspected by the real detection pass. Per category: recall on positives, false-positive rate on hard negatives,
- *    detection latency p50/p95 (inspectIteration + PersistenceTracker.afterIteration per iteration); false completion,
+ *    detection latency p50/p95 (inspectIteration + AntiLazinessTracker.afterIteration per iteration); false completion,
  *    stuck-loop and best-output figures.
  * 2. A detection pass on a generated 10k-file git repo (bench/snapshot.ts's generator): N rounds of [pre-run checkpoint,
  *    agent-like edit of 5 files including a test file, detection pass] against `git status --porcelain` on the same
@@ -29,8 +29,8 @@ import path from 'node:path';
 import execa from 'execa';
 import { inspectIteration } from '../src/activities/inspect-iteration';
 import { createCheckpoint } from '../src/activities/workspace/checkpoint';
-import { defaultPersistenceConfig } from '../src/config/persistence-config';
-import { PersistenceTracker, postLabel, preLabel } from '../src/core/persistence';
+import { defaultAntiLazinessConfig } from '../src/config/anti-laziness-config';
+import { AntiLazinessTracker, postLabel, preLabel } from '../src/core/anti-laziness';
 import { describeFailure, formatReport, runCorpus, type CorpusReport } from './corpus/run-corpus';
 import {
   describeRealFailure,
@@ -108,8 +108,8 @@ async function repoBench(): Promise<RepoFigures> {
 
     const stateDir = path.join(dir, '.ralph');
     const loopId = 'bench-detection';
-    const cfg = defaultPersistenceConfig();
-    const tracker = new PersistenceTracker(cfg, loopId, 'bench');
+    const cfg = defaultAntiLazinessConfig();
+    const tracker = new AntiLazinessTracker(cfg, loopId, 'bench');
     const detection: number[] = [];
     const inspect: number[] = [];
     const pre: number[] = [];

@@ -1,7 +1,7 @@
 /**
  * Runs the laziness corpus (scenarios.ts) through the real detection pass, without a Temporal server: per scenario a
  * temp workspace (a git repo or a plain folder), per iteration the pre-run checkpoint, the real scripted agent as a
- * subprocess, then inspectIteration (post-run checkpoint, diff, workspace detectors) and PersistenceTracker's rules,
+ * subprocess, then inspectIteration (post-run checkpoint, diff, workspace detectors) and AntiLazinessTracker's rules,
  * as the ralphLoop workflow runs them. Compares what was found with each scenario's labels and sums it up per category.
  */
 import { execFile } from 'node:child_process';
@@ -13,10 +13,10 @@ import { scriptedAdapter } from '../../src/activities/agents/scripted';
 import { iterationDir } from '../../src/state/artifacts';
 import { inspectIteration } from '../../src/activities/inspect-iteration';
 import { createCheckpoint } from '../../src/activities/workspace/checkpoint';
-import { defaultPersistenceConfig } from '../../src/config/persistence-config';
+import { defaultAntiLazinessConfig } from '../../src/config/anti-laziness-config';
 import { detectCompletionClaim, parseClaimedFiles, tail } from '../../src/core/claims';
 import type { Verdict } from '../../src/core/detections';
-import { PersistenceTracker, postLabel, preLabel } from '../../src/core/persistence';
+import { AntiLazinessTracker, postLabel, preLabel } from '../../src/core/anti-laziness';
 import { buildPrompt } from '../../src/core/prompt';
 import { percentile } from '../stats';
 import { Categories, scenarios as allScenarios, type Category, type Scenario } from './scenarios';
@@ -48,7 +48,7 @@ export interface IterationOutcome {
   verdict: Verdict;
   claimed: boolean;
   filesChanged: number;
-  /** Wall time of inspectIteration + PersistenceTracker.afterIteration. */
+  /** Wall time of inspectIteration + AntiLazinessTracker.afterIteration. */
   latencyMs: number;
   /** Why the layer asked for a human, when it did (the run stops there). */
   escalated?: string;
@@ -187,8 +187,8 @@ export async function runScenario(s: Scenario): Promise<ScenarioOutcome> {
     if (s.git) await initGit(ws);
     await writeFiles(ws, { [SCRIPT]: JSON.stringify({ iterations: s.iterations }) });
     const loopId = `corpus-${s.id}`;
-    const cfg = defaultPersistenceConfig();
-    const tracker = new PersistenceTracker(cfg, loopId, 'scripted');
+    const cfg = defaultAntiLazinessConfig();
+    const tracker = new AntiLazinessTracker(cfg, loopId, 'scripted');
     const task = s.task ?? DEFAULT_TASK;
     const c = s.completion ?? {};
     let feedback: string[] = [];

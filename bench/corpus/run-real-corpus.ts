@@ -1,7 +1,7 @@
 /**
  * Runs the real-repository corpus (real-scenarios.ts) the way the ralphLoop workflow judges an iteration, without a
  * Temporal server: per scenario a temp git repository made from a fixture repository and the task's setup, the real
- * scripted agent as a subprocess, the detection pass (inspectIteration + PersistenceTracker's rules), then the
+ * scripted agent as a subprocess, the detection pass (inspectIteration + AntiLazinessTracker's rules), then the
  * repository's own test runner as the completion check. The loop accepts, as the workflow does, when the check
  * passes and nothing asks for a human (no escalation, no overridden claim); with a {@link Verifier} (issue 10's
  * verification tree) acceptance also needs the original checks to pass there. Each verdict is compared with the
@@ -18,9 +18,9 @@ import { iterationDir } from '../../src/state/artifacts';
 import { inspectIteration } from '../../src/activities/inspect-iteration';
 import { createCheckpoint } from '../../src/activities/workspace/checkpoint';
 import { mapLimit } from '../../src/activities/workspace/snapshot';
-import { defaultPersistenceConfig } from '../../src/config/persistence-config';
+import { defaultAntiLazinessConfig } from '../../src/config/anti-laziness-config';
 import { detectCompletionClaim, parseClaimedFiles, tail } from '../../src/core/claims';
-import { PersistenceTracker, postLabel, preLabel } from '../../src/core/persistence';
+import { AntiLazinessTracker, postLabel, preLabel } from '../../src/core/anti-laziness';
 import { buildPrompt } from '../../src/core/prompt';
 import { percentile } from '../stats';
 import { runAgentProcess } from './run-corpus';
@@ -192,8 +192,8 @@ export async function runRealScenario(s: RealScenario, verifier?: Verifier): Pro
     const loopId = `real-${s.id}`;
     const command = await checkCommand(s.repo);
     await verifier?.baseline({ scenario: s, workspace: ws, stateDir, loopId, task: s.task, command });
-    const cfg = defaultPersistenceConfig();
-    const tracker = new PersistenceTracker(cfg, loopId, 'scripted');
+    const cfg = defaultAntiLazinessConfig();
+    const tracker = new AntiLazinessTracker(cfg, loopId, 'scripted');
     let feedback: string[] = [];
     for (let n = 1; n <= s.iterations.length; n++) {
       await createCheckpoint({ workspace: ws, stateDir, loopId, label: preLabel(n) });

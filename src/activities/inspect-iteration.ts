@@ -9,9 +9,9 @@ import { normaliseError, shortHash } from '../core/detectors/stuck';
 import { staticInventoryDiff } from '../core/detectors/test-extract';
 import { parseUnifiedDiff } from '../core/detectors/unified-diff';
 import { detectValidationBypass, isTestFile } from '../core/detectors/validation-bypass';
-import type { ChangeSummary } from '../core/persistence-types';
+import type { ChangeSummary } from '../core/anti-laziness-types';
 import { diffSnapshots } from '../core/snapshot-diff';
-import type { PersistenceConfig } from '../config/persistence-config';
+import type { AntiLazinessConfig } from '../config/anti-laziness-config';
 import { iterationDir } from '../state/artifacts';
 import { readAudit } from '../state/audit';
 import {
@@ -47,7 +47,7 @@ export interface InspectIterationInput {
   finalTextTail: string;
   /** The prompt the agent got (feature removal spares files and symbols the task names). */
   promptPath?: string;
-  detectors: PersistenceConfig['detectors'];
+  detectors: AntiLazinessConfig['detectors'];
   /**
    * Host-bound loops: the remote URL the post-run checkpoint is pushed to (so `ralph move` can re-create the
    * workspace elsewhere). A failed push is reported in the result, never fatal.

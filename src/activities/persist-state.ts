@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type { IterationRecord, LoopState } from '../core/loop-types';
-import type { InterventionEvent } from '../core/persistence-types';
+import type { InterventionEvent } from '../core/anti-laziness-types';
 import { analytics, renderReport } from '../core/report';
 import { iterationDir, loopDir, stateFile, writeJsonAtomic } from '../state/artifacts';
 import { pruneCheckpoints } from './workspace/prune';

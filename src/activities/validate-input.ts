@@ -76,8 +76,10 @@ export async function validateLoopInput({
     }
   }
   // The workspace's config file sets the anti-laziness layer when the loop input doesn't.
-  const rawPersistence = (raw as { persistence?: unknown } | null)?.persistence;
-  if (rawPersistence === undefined && input.gates?.persistence) input.persistence = input.gates.persistence;
+  const rawAntiLaziness =
+    (raw as { persistence?: unknown; antiLaziness?: unknown } | null)?.persistence ??
+    (raw as { antiLaziness?: unknown } | null)?.antiLaziness;
+  if (rawAntiLaziness === undefined && input.gates?.persistence) input.persistence = input.gates.persistence;
   const rawVerification = (raw as { verification?: unknown } | null)?.verification;
   if (rawVerification === undefined && input.gates?.verification) input.verification = input.gates.verification;
   // Resolve each gate's thresholds (profile + overrides) here, so the workflow only carries numbers.

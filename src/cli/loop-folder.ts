@@ -5,7 +5,7 @@ import { loopDir } from '../state/artifacts';
 import { getLoopStatus } from '../client';
 import { RALPH_DIR } from '../core/constants';
 import { type LoopState } from '../core/loop-types';
-import type { InterventionEvent } from '../core/persistence-types';
+import type { InterventionEvent } from '../core/anti-laziness-types';
 import { CommandFailedError, type CommandContext } from './run-command';
 
 /** Where a loop's files are, and its state when the server answered. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PersistenceConfig } from './persistence-config';
+import { AntiLazinessConfig } from './anti-laziness-config';
 import { VerificationConfig } from './verification-config';
 import { GateKinds, OutputFormats, Severities, type GateKind, type OutputFormat } from '../core/gates';
 import { Profiles, type GateThresholds, type ProfileName } from '../core/gate-rules';
@@ -94,7 +94,9 @@ export const GatesConfig = z
     rejection: RejectionPolicy.default({ maxRetries: 3, escalateToHuman: true }),
     tokenBudget: TokenBudget.optional(),
     /** The anti-laziness layer (detectors, reinforcement, recovery, best output); used when the loop input sets none. */
-    persistence: PersistenceConfig.optional(),
+    persistence: AntiLazinessConfig.optional(),
+    /** The anti-laziness layer under its current name (read as `persistence`, its deprecated old name). */
+    antiLaziness: AntiLazinessConfig.optional(),
     /** Verification against the original checks (protected set, on protected edits); used when the loop input sets none. */
     verification: VerificationConfig.optional(),
   })

@@ -8,6 +8,7 @@ import { GatesConfig } from './gates-config';
 export const CONFIG_FILE_NAMES = ['ralph.config.yaml', 'ralph.config.yml', 'ralph.config.json'];
 
 import { ConfigError } from './errors';
+import { withAntiLazinessAlias } from './aliases';
 
 export { ConfigError };
 
@@ -38,7 +39,13 @@ export function loadGatesConfig(file: string): GatesConfig {
 
 /** Validates a gates config object; errors name the path, the problem and (for enums) the expected values. */
 export function parseGatesConfig(raw: unknown, where = 'config'): GatesConfig {
-  const r = GatesConfig.safeParse(raw);
+  let value: unknown;
+  try {
+    value = withAntiLazinessAlias(raw, where).value;
+  } catch (e) {
+    throw new ConfigError(where, [(e as Error).message.replace(`${where}: `, '')]);
+  }
+  const r = GatesConfig.safeParse(value);
   if (!r.success)
     throw new ConfigError(
       where,

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { PersistenceConfig } from './persistence-config';
+import { AntiLazinessConfig } from './anti-laziness-config';
 import { GatesConfig, type GateSpec } from './gates-config';
 import type { GateThresholds } from '../core/gate-rules';
 import { HOST_ID_PATTERN } from '../core/hosts';
 import { VerificationConfig } from './verification-config';
 import { LoopRoutingConfig } from './routing';
 import { InvalidInputError } from './errors';
+import { withAntiLazinessAlias } from './aliases';
 
 /** Agent adapters the loop can drive. */
 export const AgentAdapters = ['claude-code', 'codex', 'gemini', 'aider', 'command', 'scripted'] as const;
@@ -113,7 +114,9 @@ export const LoopInput = z
      * The anti-laziness layer: snapshots and checkpoints, detectors, reinforcement, PDARE recovery, best output. On by
      * default; `{ "enabled": false }` turns it off.
      */
-    persistence: PersistenceConfig.default(PersistenceConfig.parse({})),
+    persistence: AntiLazinessConfig.default(AntiLazinessConfig.parse({})),
+    /** The anti-laziness layer under its current name (read as `persistence`, its deprecated old name). */
+    antiLaziness: AntiLazinessConfig.optional(),
     /**
      * The host whose workspace this is (multi-host deployments): every activity that touches the workspace runs on
      * the task queue `<taskQueue>@<host>`, polled by that host's workers (`ralph worker --host`). Default: the host of
@@ -190,7 +193,7 @@ export function formatIssues(error: z.ZodError, root = 'input'): string {
  * every bad field named in an {@link InvalidInputError} (`describe` words the problems, e.g. with the CLI's flags).
  */
 export function parseLoopInput(raw: unknown, describe: (e: z.ZodError) => string = formatIssues): LoopInput {
-  const r = LoopInput.safeParse(raw);
+  const r = LoopInput.safeParse(withAntiLazinessAlias(raw).value);
   if (!r.success) throw new InvalidInputError(`invalid loop input: ${describe(r.error)}`);
   return r.data;
 }

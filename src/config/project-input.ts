@@ -5,8 +5,9 @@
 import { z } from 'zod';
 import { AgentSpec, CompletionCriteria, formatIssues } from './loop-input';
 import { InvalidInputError } from './errors';
+import { withAntiLazinessAlias } from './aliases';
 import { GatesConfig } from './gates-config';
-import { PersistenceConfig } from './persistence-config';
+import { AntiLazinessConfig } from './anti-laziness-config';
 import { TimeoutsConfig } from './timeouts-config';
 import { RoutingConfig } from './routing';
 
@@ -20,7 +21,9 @@ export const ProjectInput = z
     /** How a task's work is verified: a command that must exit 0, and/or a promise. */
     completion: CompletionCriteria,
     gates: GatesConfig.optional(),
-    persistence: PersistenceConfig.optional(),
+    persistence: AntiLazinessConfig.optional(),
+    /** The anti-laziness layer under its current name (read as `persistence`, its deprecated old name). */
+    antiLaziness: AntiLazinessConfig.optional(),
     /** Complexity classes, adaptive timeouts, attempts per task. */
     timeouts: TimeoutsConfig.optional(),
     /** Unblock a blocked task automatically (up to `timeouts.maxAutoUnblockAttempts` times); manual by default. */
@@ -45,7 +48,7 @@ export type ProjectInputRaw = z.input<typeof ProjectInput>;
 
 /** The one parse of a project input (the CLI, the client and the worker's validation): defaults applied, problems named. */
 export function parseProjectInput(raw: unknown, describe: (e: z.ZodError) => string = formatIssues): ProjectInput {
-  const r = ProjectInput.safeParse(raw);
+  const r = ProjectInput.safeParse(withAntiLazinessAlias(raw).value);
   if (!r.success) throw new InvalidInputError(`invalid project input: ${describe(r.error)}`);
   return r.data;
 }

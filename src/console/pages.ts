@@ -6,7 +6,7 @@
 import type { LoopSummary, ProjectSummary } from '../client';
 import type { IterationRecord, LoopState } from '../core/loop-types';
 import type { ProjectState } from '../core/project-machine';
-import type { BestOutput, TrajectoryPoint } from '../core/persistence-types';
+import type { BestOutput, TrajectoryPoint } from '../core/anti-laziness-types';
 import { describeBinding } from '../core/hosts';
 import { QUALITY_DROP, trajectoryOf } from '../core/report';
 import { html, raw, type Html } from './html';

@@ -2,7 +2,7 @@
  * Best-output selection: the final iteration is not always the best one (Self-Refine), so the loop keeps the quality
  * trajectory and picks the iteration whose workspace it would hand over. Pure: restoring it is an activity's job.
  */
-import type { BestOutput, PersistenceSettings, TrajectoryPoint } from './persistence-types';
+import type { BestOutput, AntiLazinessSettings, TrajectoryPoint } from './anti-laziness-types';
 
 /** A quality as shown to humans: `85%`, `72.5%`. */
 export const pct = (q: number): string => `${Math.round(q * 10) / 10}%`;
@@ -11,7 +11,7 @@ export const pct = (q: number): string => `${Math.round(q * 10) / 10}%`;
  * Whether a point may be selected at all: it has a checkpoint to restore, reaches `threshold`, is verified when
  * `requireVerification`, and shows no critical regression (its score may come from deleted or weakened checks).
  */
-export function isCandidate(p: TrajectoryPoint, cfg: PersistenceSettings['bestOutput']): boolean {
+export function isCandidate(p: TrajectoryPoint, cfg: AntiLazinessSettings['bestOutput']): boolean {
   return !!p.checkpoint && !p.regression && p.quality >= cfg.threshold && (!cfg.requireVerification || p.verified);
 }
 
@@ -23,7 +23,7 @@ export function isCandidate(p: TrajectoryPoint, cfg: PersistenceSettings['bestOu
  */
 export function selectBest(
   trajectory: TrajectoryPoint[],
-  cfg: PersistenceSettings['bestOutput'],
+  cfg: AntiLazinessSettings['bestOutput'],
 ): BestOutput | undefined {
   if (!cfg.enabled || !trajectory.length) return undefined;
   const eligible = trajectory.filter((p) => isCandidate(p, cfg));

@@ -1,4 +1,4 @@
-import type { ChangeSummary, PersistenceState, ReinforcementLevel } from './persistence-types';
+import type { ChangeSummary, AntiLazinessState, ReinforcementLevel } from './anti-laziness-types';
 import type { HostBinding } from './hosts';
 import type { RoutingCarryIn, RoutingState } from './routing/tracker';
 
@@ -207,7 +207,7 @@ export interface LoopState {
   /** The token budget warning was given. */
   budgetWarned?: boolean;
   /** The anti-laziness layer: detections, reinforcement, recovery, best output (absent when it is off). */
-  persistence?: PersistenceState;
+  persistence?: AntiLazinessState;
   /** The host holding the workspace (multi-host deployments only). */
   host?: HostBinding;
   /** Automatic agent routing (absent when no profiles are configured): active agent, domain, handoff chain, breaker. */

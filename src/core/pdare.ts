@@ -8,10 +8,10 @@ import type {
   Diagnosis,
   DiagnosisCause,
   IterationFingerprint,
-  PersistenceSettings,
+  AntiLazinessSettings,
   Strategy,
   TrajectoryPoint,
-} from './persistence-types';
+} from './anti-laziness-types';
 
 /**
  * Detection types of validation bypass (core/detectors/validation-bypass.ts): ways to make the gates pass without
@@ -287,7 +287,7 @@ export function adaptText(strategy: Strategy, d: Diagnosis): string {
 export function shouldEscalate(
   detections: Detection[],
   retries: number,
-  cfg: PersistenceSettings['recovery'],
+  cfg: AntiLazinessSettings['recovery'],
 ): { escalate: boolean; why: string } {
   const critical = uniq(detections.filter((d) => d.verdict === 'BLOCK').map((d) => d.type));
   if (critical.length && cfg.escalateOnCritical) return { escalate: true, why: `critical: ${critical.join(', ')}` };

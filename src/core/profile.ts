@@ -4,7 +4,7 @@
  * trips when no-files iterations cluster. Pure: every update returns a new object.
  */
 import type { Detection } from './detections';
-import type { AgentProfile, ChangeSummary, PersistenceSettings } from './persistence-types';
+import type { AgentProfile, ChangeSummary, AntiLazinessSettings } from './anti-laziness-types';
 
 /** How many no-files iteration numbers a profile keeps (the circuit breaker only looks at recent ones). */
 export const NO_FILES_KEPT = 20;
@@ -75,7 +75,7 @@ export function updateProfile(
 export function circuitBreaker(
   p: AgentProfile,
   iteration: number,
-  cfg: PersistenceSettings['circuitBreaker'],
+  cfg: AntiLazinessSettings['circuitBreaker'],
 ): boolean {
   const recent = p.noFilesIterations.filter((n) => n > iteration - cfg.window && n <= iteration);
   return new Set(recent).size >= cfg.noFiles;

@@ -4,14 +4,14 @@
  * prompts. Pure and deterministic: the workflow calls these to build the next prompt.
  */
 import type { Detection } from './detections';
-import type { PersistenceSettings, ReinforcementLevel } from './persistence-types';
+import type { AntiLazinessSettings, ReinforcementLevel } from './anti-laziness-types';
 import { VALIDATION_BYPASS_TYPES } from './pdare';
 
 /** What decides the level of the next prompt. */
 export interface LevelInput {
   /** The iteration the prompt is for (1-based). */
   iteration: number;
-  cfg: PersistenceSettings['reinforcement'];
+  cfg: AntiLazinessSettings['reinforcement'];
   /** Quality has not improved over the plateau window. */
   plateau: boolean;
   /** The same error came back (stuck-loop risk). */

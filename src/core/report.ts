@@ -10,10 +10,10 @@ import type {
   AgentProfile,
   BestOutput,
   InterventionEvent,
-  PersistenceState,
+  AntiLazinessState,
   RegressionRecord,
   TrajectoryPoint,
-} from './persistence-types';
+} from './anti-laziness-types';
 
 /** A point drops this many quality points (or more) below the previous one: shown as a REGRESSION. */
 export const QUALITY_DROP = 5;
@@ -99,7 +99,7 @@ export function qualityBars(trajectory: TrajectoryPoint[], best?: BestOutput, wi
   });
 }
 
-type Metrics = PersistenceState['baseline'];
+type Metrics = AntiLazinessState['baseline'];
 
 function metricsText(m: Metrics): string {
   const parts: string[] = [];
@@ -120,7 +120,7 @@ function criticalTypes(regs: RegressionRecord[]): string[] {
  * The `status --persistence` view: baseline and current metrics, regression events, reinforcement level and why,
  * recovery attempts, best and current iteration, circuit breaker. One line saying the layer is off when it is.
  */
-export function persistenceSummary(state: LoopState): string[] {
+export function antiLazinessSummary(state: LoopState): string[] {
   const p = state.persistence;
   if (!p) return ['Persistence Metrics:', `  ${OFF}`];
   const field = (k: string, v: string): string => `  ${k.padEnd(21)} ${v}`;

@@ -1,7 +1,7 @@
 /**
  * The `ralphLoop` workflow: one Ralph loop, durable. This file is the loop's outline; each iteration is a pipeline of
  * phases under ./loop (prompt, agent, inspect, verify, decide, record), the rules live in core (LoopMachine,
- * PersistenceTracker), and every side effect is an activity (./loop/activities.ts). See ARCHITECTURE.md.
+ * AntiLazinessTracker), and every side effect is an activity (./loop/activities.ts). See ARCHITECTURE.md.
  */
 import type { LoopInputRaw } from '../config/loop-input';
 import type { LoopResult } from '../core/loop-types';

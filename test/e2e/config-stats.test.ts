@@ -167,6 +167,27 @@ describe('ralph config', () => {
     expect(lines[0].slice(`ralph: ${file}: `.length)).toMatch(problem);
   });
 
+  it('reads antiLaziness:, warns that persistence: is its deprecated name, and refuses both at once', async () => {
+    const gates = [{ name: 'unit', kind: 'test', command: 'npx jest --ci --json' }];
+    const now = configDir({ gates, antiLaziness: { enabled: false } } as GatesConfigRaw);
+    const current = await ralph(['config', 'check', now.file, '--json']);
+    expect(current.code).toBe(0);
+    expect(JSON.parse(current.stdout)).toMatchObject({ persistence: { enabled: false } });
+    expect(JSON.parse(current.stdout).deprecated).toBeUndefined();
+
+    const old = configDir({ gates, persistence: { enabled: false } } as GatesConfigRaw);
+    const r = await ralph(['config', 'check', old.file]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe(
+      `warning: ${old.file}: \`persistence:\` is deprecated: rename it \`antiLaziness:\` (same settings; the old name keeps working for now)`,
+    );
+
+    const both = configDir({ gates, persistence: {}, antiLaziness: {} } as GatesConfigRaw);
+    const bad = await ralph(['config', 'check', both.file]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('both antiLaziness and persistence are set: keep antiLaziness');
+  });
+
   it('exits 2 saying it cannot read the file when the file does not exist', async () => {
     const file = path.join(fs.realpathSync(tempWorkspace()), 'nope', 'ralph.config.yaml');
     const r = await ralph(['config', 'check', file]);

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import execa from 'execa';
-import type { AgentProfile, InterventionEvent } from '../../src/core/persistence-types';
+import type { AgentProfile, InterventionEvent } from '../../src/core/anti-laziness-types';
 import { Harness, scriptedLoop, tempWorkspace } from '../helpers/env';
 
 const CLI = path.resolve(__dirname, '../../dist/src/cli/index.js');

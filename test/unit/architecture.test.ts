@@ -211,7 +211,7 @@ describe('source layout', () => {
 const LONG_FUNCTIONS: Record<string, number> = {
   'console/server.ts:buildConsole': 327,
   'activities/run-agent.ts:runAgent': 220,
-  'core/persistence.ts:afterIteration': 200,
+  'core/anti-laziness.ts:afterIteration': 200,
   'activities/inspect-iteration.ts:inspectIteration': 175,
   'activities/gates/parsers/go-test.ts:parseGoTestJson': 161,
   'activities/verification/verify-work.ts:verifyWork': 142,

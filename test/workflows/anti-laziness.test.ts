@@ -3,7 +3,7 @@ import path from 'node:path';
 import execa from 'execa';
 import { Harness, scriptedLoop, tempWorkspace } from '../helpers/env';
 import { recordHistory } from '../helpers/histories';
-import type { InterventionEvent } from '../../src/core/persistence-types';
+import type { InterventionEvent } from '../../src/core/anti-laziness-types';
 
 let h: Harness;
 beforeAll(async () => {

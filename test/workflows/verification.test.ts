@@ -8,7 +8,7 @@ import path from 'node:path';
 import execa from 'execa';
 import { Harness, scriptedLoop, tempWorkspace } from '../helpers/env';
 import type { LoopInputRaw } from '../../src/config/loop-input';
-import type { InterventionEvent } from '../../src/core/persistence-types';
+import type { InterventionEvent } from '../../src/core/anti-laziness-types';
 
 let h: Harness;
 beforeAll(async () => {

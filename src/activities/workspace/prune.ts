@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LoopState } from '../../core/loop-types';
-import { postLabel } from '../../core/persistence';
+import { postLabel } from '../../core/anti-laziness';
 import { loopDir, writeJsonAtomic } from '../../state/artifacts';
 import { checkpointsDir, ensureCheckpointsDir, listCheckpoints } from './checkpoint';
 import { collectGarbage, type StoreManifest } from './checkpoint-store';

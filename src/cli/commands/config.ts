@@ -7,13 +7,16 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import YAML from 'yaml';
 import { z } from 'zod';
+import { PERSISTENCE_DEPRECATED, withAntiLazinessAlias } from '../../config/aliases';
 import { detectGates } from '../../config/detect-gates';
 import { DEFAULT_FORMATS, gatesConfigJsonSchema, thresholdsFor } from '../../config/gates-config';
 import { CONFIG_FILE_NAMES, findConfigFile, loadGatesConfig, parseGatesConfig } from '../../config/load-config';
-import { UsageError, runCommand, table } from '../run-command';
+import { type CommandContext, UsageError, runCommand, table } from '../run-command';
 
 /** Options of `ralph config check`. */
 export const ConfigCheckOptions = z.object({ workspace: z.string().default('.'), json: z.boolean().default(false) });
+/** Options of `ralph config check`. */
+export type ConfigCheckOptions = z.infer<typeof ConfigCheckOptions>;
 /** Options of `ralph config init`. */
 export const ConfigInitOptions = z.object({
   workspace: z.string().default('.'),
@@ -30,39 +33,7 @@ export function configCommand(program: Command): Command {
     .description(`validate a config file (default: ${CONFIG_FILE_NAMES.join(' / ')} in the workspace)`)
     .option('--workspace <dir>', 'workspace to look in (default: current directory)')
     .option('--json', 'print the resolved config as JSON')
-    .action(
-      runCommand(ConfigCheckOptions, async (o, args, ctx) => {
-        const file = args[0] ? path.resolve(args[0]) : findConfigFile(path.resolve(o.workspace));
-        if (!file)
-          throw new UsageError(
-            `no ${CONFIG_FILE_NAMES.join(' / ')} in ${path.resolve(o.workspace)}: create one with \`ralph config init --write\``,
-          );
-        const cfg = loadGatesConfig(file);
-        const resolved = {
-          ...cfg,
-          gates: cfg.gates.map((g) => ({
-            ...g,
-            format: g.format ?? DEFAULT_FORMATS[g.kind],
-            thresholds: thresholdsFor(cfg.profile, g),
-          })),
-        };
-        if (o.json) return ctx.out.json(resolved);
-        ctx.out.line(
-          `${file}: valid (profile ${cfg.profile}, ${cfg.gates.length} gates, run on ${cfg.runOn}, escalate after ${cfg.rejection.maxRetries} rejections)`,
-        );
-        for (const l of table(
-          ['GATE', 'KIND', 'FORMAT', 'THRESHOLDS', 'COMMAND'],
-          resolved.gates.map((g) => [
-            g.name + (g.enabled ? '' : ' (off)'),
-            g.kind,
-            g.format,
-            JSON.stringify(g.thresholds),
-            g.command,
-          ]),
-        ))
-          ctx.out.line(l);
-      }),
-    );
+    .action(runCommand(ConfigCheckOptions, checkConfig));
   config
     .command('schema')
     .description('print the JSON Schema of the config file (for editors: yaml-language-server $schema)')
@@ -101,4 +72,46 @@ export function configCommand(program: Command): Command {
       }),
     );
   return config;
+}
+
+/** Whether a config file still names the anti-laziness layer `persistence:` (read as JSON or YAML). */
+function usesDeprecatedPersistence(file: string): boolean {
+  const text = fs.readFileSync(file, 'utf8');
+  const raw: unknown = file.endsWith('.json') ? JSON.parse(text) : YAML.parse(text);
+  return withAntiLazinessAlias(raw ?? {}).deprecated;
+}
+
+/** `ralph config check [file]`: the resolved config as a table (or JSON), and a warning for the deprecated key. */
+async function checkConfig(o: ConfigCheckOptions, args: string[], ctx: CommandContext): Promise<void> {
+  const file = args[0] ? path.resolve(args[0]) : findConfigFile(path.resolve(o.workspace));
+  if (!file)
+    throw new UsageError(
+      `no ${CONFIG_FILE_NAMES.join(' / ')} in ${path.resolve(o.workspace)}: create one with \`ralph config init --write\``,
+    );
+  const cfg = loadGatesConfig(file);
+  const deprecated = usesDeprecatedPersistence(file);
+  const resolved = {
+    ...cfg,
+    gates: cfg.gates.map((g) => ({
+      ...g,
+      format: g.format ?? DEFAULT_FORMATS[g.kind],
+      thresholds: thresholdsFor(cfg.profile, g),
+    })),
+  };
+  if (o.json) return ctx.out.json(deprecated ? { ...resolved, deprecated: [PERSISTENCE_DEPRECATED] } : resolved);
+  if (deprecated) ctx.out.line(`warning: ${file}: ${PERSISTENCE_DEPRECATED}`);
+  ctx.out.line(
+    `${file}: valid (profile ${cfg.profile}, ${cfg.gates.length} gates, run on ${cfg.runOn}, escalate after ${cfg.rejection.maxRetries} rejections)`,
+  );
+  for (const l of table(
+    ['GATE', 'KIND', 'FORMAT', 'THRESHOLDS', 'COMMAND'],
+    resolved.gates.map((g) => [
+      g.name + (g.enabled ? '' : ' (off)'),
+      g.kind,
+      g.format,
+      JSON.stringify(g.thresholds),
+      g.command,
+    ]),
+  ))
+    ctx.out.line(l);
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { RALPH_DIR } from '../../core/constants';
-import type { InterventionEvent } from '../../core/persistence-types';
+import type { InterventionEvent } from '../../core/anti-laziness-types';
 import { interventionsView } from '../../core/report';
 import { locateLoop, readEvents } from '../loop-folder';
 import { intOption, runCommand } from '../run-command';

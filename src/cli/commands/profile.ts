@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { RALPH_DIR } from '../../core/constants';
-import type { AgentProfile } from '../../core/persistence-types';
+import type { AgentProfile } from '../../core/anti-laziness-types';
 import { mergeProfiles } from '../../core/profile';
 import { profileView } from '../../core/report';
 import { CommandFailedError, runCommand } from '../run-command';

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { InterventionEvent } from '../../core/persistence-types';
+import type { InterventionEvent } from '../../core/anti-laziness-types';
 import { analytics, renderReport } from '../../core/report';
 import { eventsFile, locateLoop, readJsonFile, tryLoopState } from '../loop-folder';
 import { CommandFailedError, runCommand } from '../run-command';

@@ -3,12 +3,13 @@ import { z } from 'zod';
 import { describeWorkflow, getLoopStatus, getProjectTasks, workflowFailure } from '../../client';
 import { WorkflowTypes } from '../../core/constants';
 import { runCommand, UsageError } from '../run-command';
-import { persistenceViews, projectStatusLines, statusLines } from '../views/loop';
+import { antiLazinessViews, projectStatusLines, statusLines } from '../views/loop';
 
 /** Options of `ralph status`. */
 export const StatusOptions = z.object({
   json: z.boolean().default(false),
   persistence: z.boolean().default(false),
+  antiLaziness: z.boolean().default(false),
   regressions: z.boolean().default(false),
   quality: z.boolean().default(false),
 });
@@ -21,17 +22,19 @@ export function statusCommand(program: Command): Command {
     .command('status <id>')
     .description("show a loop's state: gate, totals, last iterations and signals, result; or a project's task table")
     .option('--json', "print the full LoopState (a project: ProjectState) as JSON (with a view flag: that view's data)")
-    .option('--persistence', 'show the anti-laziness metrics: baseline/current, regressions, level, recovery, best')
+    .option('--anti-laziness', 'show the anti-laziness metrics: baseline/current, regressions, level, recovery, best')
+    .option('--persistence', 'the same as --anti-laziness (its old name)')
     .option('--regressions', 'show the regression events with their recovery and rollback')
     .option('--quality', 'show the quality trajectory as bars, with the best iteration')
     .action(
-      runCommand(StatusOptions, async (o, [loopId], ctx) => {
+      runCommand(StatusOptions, async (flags, [loopId], ctx) => {
+        const o = { ...flags, persistence: flags.persistence || flags.antiLaziness };
         const client = await ctx.client();
         const kind = await describeWorkflow(client, loopId);
         if (kind.type === WorkflowTypes.ralphProject) {
           if (o.persistence || o.regressions || o.quality)
             throw new UsageError(
-              `--persistence, --regressions and --quality show a loop: "${loopId}" is a project; ` +
+              `--anti-laziness, --regressions and --quality show a loop: "${loopId}" is a project; ` +
                 `its attempts are loops (ids in \`ralph status ${loopId} --json\`, tasks[].attempts[].loopId)`,
             );
           const project = await getProjectTasks(client, loopId);
@@ -40,7 +43,7 @@ export function statusCommand(program: Command): Command {
           return;
         }
         const state = await getLoopStatus(client, loopId);
-        const views = persistenceViews(state, o);
+        const views = antiLazinessViews(state, o);
         if (views) {
           if (o.json) ctx.out.json(views.json);
           else for (const l of views.lines) ctx.out.line(l);

@@ -9,7 +9,7 @@ import { getLoopStatus } from '../../client';
 import type { LoopState } from '../../core/loop-types';
 import { formatDuration, intOption, runCommand, table, untilInterrupted } from '../run-command';
 import { gateLines } from '../signal-helpers';
-import { checkText, persistenceViews, positionLine, resultLine } from '../views/loop';
+import { checkText, antiLazinessViews, positionLine, resultLine } from '../views/loop';
 
 /** Options of `ralph watch`. */
 export const WatchOptions = z.object({
@@ -27,7 +27,7 @@ export function watchFrame(s: LoopState, connectionFlags = '', now = new Date())
       : '',
   ].filter(Boolean);
   if (s.pendingGate) out.push('', ...gateLines(s.loopId, s.pendingGate, connectionFlags));
-  out.push('', ...(persistenceViews(s, { persistence: false, regressions: false, quality: true })?.lines ?? []));
+  out.push('', ...(antiLazinessViews(s, { persistence: false, regressions: false, quality: true })?.lines ?? []));
   const records = s.records.slice(-5);
   if (records.length)
     out.push(

@@ -122,7 +122,7 @@ export function buildLoopInput(o: StartOptions, cwd: string): LoopInputRaw {
   if (o.continueAsNewEvery !== undefined) input.continueAsNewEvery = o.continueAsNewEvery;
   if (o.host !== undefined) input.host = o.host;
   if (o.hostWait !== undefined) input.hostWaitSeconds = o.hostWait;
-  const persistence = persistenceFrom(o, base);
+  const persistence = antiLazinessFrom(o, base);
   if (persistence) input.persistence = persistence;
   const verification = verificationFrom(o, base);
   if (verification) input.verification = verification;
@@ -164,7 +164,7 @@ export function completionFrom(o: StartOptions, base: Record<string, unknown>): 
 }
 
 /** The anti-laziness settings when a flag touches them (else undefined: the config file's, or the defaults). */
-export function persistenceFrom(o: StartOptions, base: Record<string, unknown>): Record<string, unknown> | undefined {
+export function antiLazinessFrom(o: StartOptions, base: Record<string, unknown>): Record<string, unknown> | undefined {
   if (o.antiLaziness !== false && o.hookPolicy === undefined && o.bestOutput === undefined) return undefined;
   const p: Record<string, unknown> = { ...asObject(base.persistence) };
   if (o.antiLaziness === false) p.enabled = false;
@@ -225,7 +225,7 @@ export function buildProjectInput(o: StartOptions, cwd: string): ProjectInputRaw
   if (o.iterationsPerAttempt !== undefined) input.iterationsPerAttempt = o.iterationsPerAttempt;
   if (o.autoUnblock !== undefined) input.autoUnblock = o.autoUnblock;
   if (o.heartbeatTimeout !== undefined) input.heartbeatTimeoutSeconds = o.heartbeatTimeout;
-  const persistence = persistenceFrom(o, base);
+  const persistence = antiLazinessFrom(o, base);
   if (persistence) input.persistence = persistence;
 
   parseProjectInput(input, problemsWithFlags);

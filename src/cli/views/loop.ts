@@ -2,7 +2,7 @@
 import { describeBinding } from '../../core/hosts';
 import { type IterationRecord, type LoopResult, type LoopState } from '../../core/loop-types';
 import type { AttemptRecord, ProjectState } from '../../core/project-machine';
-import { persistenceSummary, qualityBars, regressionsView, trajectoryOf } from '../../core/report';
+import { antiLazinessSummary, qualityBars, regressionsView, trajectoryOf } from '../../core/report';
 import { routingStatusLines } from '../../core/routing/tracker';
 
 import { formatDuration, table } from '../run-command';
@@ -163,12 +163,12 @@ export function statusLines(
  * The views `--persistence`, `--regressions` and `--quality` select, in that order, as lines and as JSON (one flag:
  * that view's object; several: an object keyed by flag). `undefined` when no view flag is set.
  */
-export function persistenceViews(
+export function antiLazinessViews(
   s: LoopState,
   o: { persistence?: boolean; regressions?: boolean; quality?: boolean },
 ): { lines: string[]; json: unknown } | undefined {
   const parts: { key: string; lines: string[]; json: unknown }[] = [];
-  if (o.persistence) parts.push({ key: 'persistence', lines: persistenceSummary(s), json: s.persistence ?? null });
+  if (o.persistence) parts.push({ key: 'persistence', lines: antiLazinessSummary(s), json: s.persistence ?? null });
   if (o.regressions)
     parts.push({ key: 'regressions', lines: regressionsView(s), json: s.persistence?.regressions ?? [] });
   if (o.quality) {

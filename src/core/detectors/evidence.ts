@@ -3,7 +3,7 @@
  * written nothing, names files it never touched, or claims a completion nothing backs is caught here.
  */
 import { detection, type Detection } from '../detections';
-import type { ChangeSummary } from '../persistence-types';
+import type { ChangeSummary } from '../anti-laziness-types';
 
 const changedCount = (c: ChangeSummary): number => c.added + c.modified + c.deleted;
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

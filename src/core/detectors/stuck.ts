@@ -4,7 +4,7 @@
  * things apart from one that is going round in circles.
  */
 import { detection, type Detection } from '../detections';
-import type { IterationFingerprint, PersistenceSettings } from '../persistence-types';
+import type { IterationFingerprint, AntiLazinessSettings } from '../anti-laziness-types';
 
 const hex16 = (v: number): string => v.toString(16).padStart(4, '0');
 
@@ -141,7 +141,7 @@ const span = (w: IterationFingerprint[]): string => `iterations ${w[0].n}-${w[w.
  *
  * Unknown signatures never match. Returns an empty array when nothing fires.
  */
-export function detectStuck(fps: IterationFingerprint[], cfg: PersistenceSettings['stuck']): Detection[] {
+export function detectStuck(fps: IterationFingerprint[], cfg: AntiLazinessSettings['stuck']): Detection[] {
   const out: Detection[] = [];
   const last = (k: number): IterationFingerprint[] | undefined =>
     k > 0 && fps.length >= k ? fps.slice(fps.length - k) : undefined;
@@ -206,7 +206,7 @@ const points = (q: number): string => String(Math.round(q * 10) / 10);
  * `window + 1` scores, the last `window` changes between consecutive scores all smaller than `minDelta` points, and
  * the last score below 100. Gives a `quality_plateau` warning (WARN), or undefined.
  */
-export function detectPlateau(qualities: number[], cfg: PersistenceSettings['plateau']): Detection | undefined {
+export function detectPlateau(qualities: number[], cfg: AntiLazinessSettings['plateau']): Detection | undefined {
   const { window, minDelta } = cfg;
   if (window < 1 || qualities.length < window + 1) return undefined;
   const tail = qualities.slice(qualities.length - window - 1);

@@ -1,7 +1,7 @@
 /**
  * The routing state of one loop and the rules that move it: which agent runs the next iteration (an operator's
  * override, a pending handoff, the circuit breaker, the classifier and the switch rule), what a handoff does to the
- * chain, and what the routing log records. Pure, like PersistenceTracker: the workflow does the I/O (loading
+ * chain, and what the routing log records. Pure, like AntiLazinessTracker: the workflow does the I/O (loading
  * profiles, the session file, the log) and the timers around it, and carries {@link RoutingState} across
  * continue-as-new.
  */

@@ -6,7 +6,7 @@
  */
 import { CancellationScope, condition, isCancellation, log, patched } from '@temporalio/workflow';
 import type * as activities from '../../activities';
-import { postLabel, preLabel } from '../../core/persistence';
+import { postLabel, preLabel } from '../../core/anti-laziness';
 import { nowIso, type LoopContext, type Next } from './context';
 import { asLoopFailure, describeActivityFailure, rethrowHostMove } from './failures';
 import { persist } from './persist';

@@ -4,7 +4,7 @@
  * tree or onto a branch, and the final state is kept as checkpoint `final`.
  */
 import { log } from '@temporalio/workflow';
-import { postLabel } from '../../core/persistence';
+import { postLabel } from '../../core/anti-laziness';
 import type { LoopContext } from './context';
 import { describeActivityFailure, rethrowHostMove } from './failures';
 

@@ -6,7 +6,7 @@ import type { CancellationScope } from '@temporalio/workflow';
 import type { ResolvedGateSpec, ResolvedLoopInput } from '../../config/loop-input';
 import type { LoopMachine } from '../../core/loop-machine';
 import type { LoopResult } from '../../core/loop-types';
-import type { EscalationRequest, PersistenceTracker } from '../../core/persistence';
+import type { EscalationRequest, AntiLazinessTracker } from '../../core/anti-laziness';
 import type { LoopActivities } from './activities';
 import type { RoutingHandle } from './routing-types';
 
@@ -30,7 +30,7 @@ export interface LoopContext {
   /** The loop's state and rules (core). */
   readonly m: LoopMachine;
   /** The anti-laziness layer, when on (patch anti-laziness-v1). */
-  readonly tracker?: PersistenceTracker;
+  readonly tracker?: AntiLazinessTracker;
   /** Bound to the loop's host: re-made by a move. */
   acts: LoopActivities;
   readonly live: LiveHandles;

@@ -4,8 +4,8 @@
  */
 import type * as activities from '../../activities';
 import { qualityScore, type GateVerdict } from '../../core/gate-rules';
-import type { IterationDecision } from '../../core/persistence';
-import { postLabel, preLabel } from '../../core/persistence';
+import type { IterationDecision } from '../../core/anti-laziness';
+import { postLabel, preLabel } from '../../core/anti-laziness';
 import type { AgentRun } from './agent';
 import { nowIso, type LoopContext } from './context';
 import { checksPassed, originalVerdict, type OriginalChecks, type OriginalVerdict } from './original-checks';

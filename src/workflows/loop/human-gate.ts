@@ -5,7 +5,7 @@
  */
 import { condition, log } from '@temporalio/workflow';
 import type { GateDecision, LoopResult } from '../../core/loop-types';
-import { postLabel } from '../../core/persistence';
+import { postLabel } from '../../core/anti-laziness';
 import { nowIso, type LoopContext, type Next } from './context';
 import { finish, persist } from './persist';
 

@@ -5,7 +5,7 @@
  */
 import { log } from '@temporalio/workflow';
 import type * as activities from '../../activities';
-import { postLabel, preLabel } from '../../core/persistence';
+import { postLabel, preLabel } from '../../core/anti-laziness';
 import type { AgentRun } from './agent';
 import { nowIso, type LoopContext } from './context';
 import { describeActivityFailure, rethrowHostMove } from './failures';

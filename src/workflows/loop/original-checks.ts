@@ -9,7 +9,7 @@ import { log, patched } from '@temporalio/workflow';
 import type * as activities from '../../activities';
 import type { ResolvedLoopInput } from '../../config/loop-input';
 import type { Detection } from '../../core/detections';
-import { postLabel, preLabel } from '../../core/persistence';
+import { postLabel, preLabel } from '../../core/anti-laziness';
 import {
   protectedEditDetection,
   protectedEditGate,

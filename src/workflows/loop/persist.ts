@@ -4,7 +4,7 @@
  */
 import { log, patched, upsertSearchAttributes, type ApplicationFailure } from '@temporalio/workflow';
 import type { IterationRecord, LoopResult } from '../../core/loop-types';
-import type { InterventionEvent } from '../../core/persistence-types';
+import type { InterventionEvent } from '../../core/anti-laziness-types';
 import { SA } from '../search-attributes';
 import { restoreBest } from './best-output';
 import { nowIso, type LoopContext, type LoopEnding } from './context';

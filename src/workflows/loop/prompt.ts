@@ -2,7 +2,7 @@
  * Prompt phase: what the next agent run is told besides the task: the feedback of earlier iterations, a human's
  * guidance, and (anti-laziness layer) the reinforcement level's sections, chosen before the run.
  */
-import type { PersistenceTracker } from '../../core/persistence';
+import type { AntiLazinessTracker } from '../../core/anti-laziness';
 import type { LoopContext } from './context';
 import type { RoutedRun } from './routing-types';
 
@@ -11,7 +11,7 @@ export interface PromptPlan {
   feedback: string[];
   guidance?: string;
   /** The reinforcement level and its prompt sections (anti-laziness layer only). */
-  reinforcement?: ReturnType<PersistenceTracker['beforeIteration']>;
+  reinforcement?: ReturnType<AntiLazinessTracker['beforeIteration']>;
   /** The routed agent, its instructions and timeout (automatic routing only). */
   routed?: RoutedRun;
 }

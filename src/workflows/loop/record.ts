@@ -6,7 +6,7 @@
 import { feedbackFor } from '../../core/feedback';
 import { budgetState, gateFeedback, isSuspiciousClaim, type GateVerdict } from '../../core/gate-rules';
 import type { IterationOutcome, IterationRecord } from '../../core/loop-types';
-import { postLabel, preLabel } from '../../core/persistence';
+import { postLabel, preLabel } from '../../core/anti-laziness';
 import { MAX_FEEDBACK_CHARS } from '../../core/prompt';
 import { rotateFeedback } from '../../core/reinforcement';
 import { tamperedFeedback } from '../../core/verification/messages';

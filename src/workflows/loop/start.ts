@@ -6,7 +6,7 @@
 import { patched, workflowInfo } from '@temporalio/workflow';
 import type { ResolvedLoopInput, LoopInputRaw } from '../../config/loop-input';
 import { LoopMachine } from '../../core/loop-machine';
-import { PersistenceTracker } from '../../core/persistence';
+import { AntiLazinessTracker } from '../../core/anti-laziness';
 import { loopActivities, validateLoopInputOn, type HostHooks } from './activities';
 import type { RalphLoopCarry } from './carry';
 import { nowIso, type LiveHandles, type LoopContext } from './context';
@@ -82,7 +82,7 @@ export function createContext(
   const pcfg: ResolvedLoopInput['persistence'] | undefined = input.persistence;
   const tracker =
     pcfg?.enabled && patched(ANTI_LAZINESS_PATCH)
-      ? new PersistenceTracker(pcfg, m.state.loopId, input.agent.adapter, m.state.persistence)
+      ? new AntiLazinessTracker(pcfg, m.state.loopId, input.agent.adapter, m.state.persistence)
       : undefined;
   if (tracker) m.state.persistence = tracker.state;
   return {

@@ -10,13 +10,7 @@ import execa from 'execa';
 import { claudeCodeAdapter } from '../../../src/activities/agents/claude-code';
 import { scriptedAdapter } from '../../../src/activities/agents/scripted';
 import type { AgentHooks } from '../../../src/activities/agents/types';
-import {
-  appendAudit,
-  auditFile,
-  readAudit,
-  reserveRiskCheckpoint,
-  type AuditEntry,
-} from '../../../src/state/audit';
+import { appendAudit, auditFile, readAudit, reserveRiskCheckpoint, type AuditEntry } from '../../../src/state/audit';
 import { HOOK_TOOL_MATCHER, hookEntryPath, hookShellCommand, shellQuote } from '../../../src/activities/hooks/install';
 import { rollbackToCheckpoint } from '../../../src/activities/workspace/checkpoint';
 import { agentInvocation, runCommand, useTmpDirs } from '../../helpers/fake-agents';

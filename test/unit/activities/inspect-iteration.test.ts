@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { inspectIteration, type InspectIterationInput } from '../../../src/activities/inspect-iteration';
 import { createCheckpoint } from '../../../src/activities/workspace/checkpoint';
-import { PersistenceConfig } from '../../../src/config/persistence-config';
+import { AntiLazinessConfig } from '../../../src/config/anti-laziness-config';
 
 const TEST_FILE = [
   "const assert = require('node:assert');",
@@ -51,7 +51,7 @@ async function workspace(): Promise<InspectIterationInput> {
     claimed: false,
     claimedFiles: [],
     finalTextTail: 'done',
-    detectors: PersistenceConfig.parse({}).detectors,
+    detectors: AntiLazinessConfig.parse({}).detectors,
   };
 }
 

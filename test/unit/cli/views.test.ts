@@ -4,9 +4,9 @@ import path from 'node:path';
 import { main } from '../../../src/cli/index';
 import { readEvents } from '../../../src/cli/loop-folder';
 import { loadProfiles } from '../../../src/cli/commands/profile';
-import { persistenceViews } from '../../../src/cli/views/loop';
+import { antiLazinessViews } from '../../../src/cli/views/loop';
 import { emptyTotals, type LoopState } from '../../../src/core/loop-types';
-import type { AgentProfile, InterventionEvent } from '../../../src/core/persistence-types';
+import type { AgentProfile, InterventionEvent } from '../../../src/core/anti-laziness-types';
 import { emptyProfile } from '../../../src/core/profile';
 
 const state = (o: Partial<LoopState> = {}): LoopState => ({
@@ -75,13 +75,13 @@ async function ralph(args: string[]): Promise<{ stdout: string; stderr: string; 
   return { stdout, stderr, code };
 }
 
-describe('persistenceViews', () => {
+describe('antiLazinessViews', () => {
   it('selects nothing without a view flag', () => {
-    expect(persistenceViews(state(), { persistence: false, regressions: false, quality: false })).toBeUndefined();
+    expect(antiLazinessViews(state(), { persistence: false, regressions: false, quality: false })).toBeUndefined();
   });
 
   it('prints one view and its object for one flag', () => {
-    const v = persistenceViews(state(), { persistence: false, regressions: true, quality: false });
+    const v = antiLazinessViews(state(), { persistence: false, regressions: true, quality: false });
     expect(v?.lines[0]).toBe('Regression Events:');
     expect(v?.json).toEqual([]);
   });
@@ -96,7 +96,7 @@ describe('persistenceViews', () => {
         } as LoopState['records'][number],
       ],
     });
-    const v = persistenceViews(s, { persistence: true, regressions: false, quality: true });
+    const v = antiLazinessViews(s, { persistence: true, regressions: false, quality: true });
     expect(v?.json).toEqual({
       persistence: null,
       quality: { trajectory: [{ n: 1, quality: 80, verified: true }], best: null },

@@ -33,3 +33,24 @@ describe('LoopInput', () => {
     expect(() => parseLoopInput(raw)).toThrow(message);
   });
 });
+
+describe('antiLaziness, the anti-laziness settings under their current name', () => {
+  const base = {
+    prompt: 'x',
+    workspace: '/w',
+    agent: { adapter: 'scripted' as const, script: 's.json' },
+    completion: { command: 'true' },
+  };
+
+  it('is read as persistence (the field running loops and histories keep), and the old name still works', () => {
+    expect(parseLoopInput({ ...base, antiLaziness: { enabled: false } }).persistence.enabled).toBe(false);
+    expect(parseLoopInput({ ...base, persistence: { enabled: false } }).persistence.enabled).toBe(false);
+    expect(parseLoopInput(base).persistence.enabled).toBe(true);
+  });
+
+  it('refuses both names at once, saying which to keep', () => {
+    expect(() => parseLoopInput({ ...base, antiLaziness: {}, persistence: {} })).toThrow(
+      'input: both antiLaziness and persistence are set: keep antiLaziness',
+    );
+  });
+});

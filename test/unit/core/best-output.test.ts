@@ -1,8 +1,8 @@
-import { defaultPersistenceConfig } from '../../../src/config/persistence-config';
+import { defaultAntiLazinessConfig } from '../../../src/config/anti-laziness-config';
 import { selectBest } from '../../../src/core/best-output';
-import type { TrajectoryPoint } from '../../../src/core/persistence-types';
+import type { TrajectoryPoint } from '../../../src/core/anti-laziness-types';
 
-const cfg = defaultPersistenceConfig().bestOutput;
+const cfg = defaultAntiLazinessConfig().bestOutput;
 const traj = (qs: number[], verified: boolean[] = []): TrajectoryPoint[] =>
   qs.map((quality, i) => ({ n: i + 1, quality, verified: verified[i] ?? false, checkpoint: `iter-${i + 1}-post` }));
 

@@ -1,6 +1,6 @@
 import { detection } from '../../../src/core/detections';
 import { adaptText, diagnose, shouldEscalate, strategyFor } from '../../../src/core/pdare';
-import type { Diagnosis, IterationFingerprint } from '../../../src/core/persistence-types';
+import type { Diagnosis, IterationFingerprint } from '../../../src/core/anti-laziness-types';
 
 const ctx = (o: Partial<Parameters<typeof diagnose>[1]> = {}): Parameters<typeof diagnose>[1] => ({
   iteration: 5,

@@ -1,9 +1,9 @@
 import { emptyTotals, type LoopState } from '../../../src/core/loop-types';
-import type { InterventionEvent, PersistenceState } from '../../../src/core/persistence-types';
+import type { InterventionEvent, AntiLazinessState } from '../../../src/core/anti-laziness-types';
 import {
   analytics,
   interventionsView,
-  persistenceSummary,
+  antiLazinessSummary,
   profileView,
   qualityBars,
   regressionsView,
@@ -30,7 +30,7 @@ const events: InterventionEvent[] = [
   event(7, 'test_deletion', 'critical', '2 tests deleted | login tests'),
 ];
 
-function persistence(): PersistenceState {
+function persistence(): AntiLazinessState {
   return {
     level: 'AGGRESSIVE',
     levelReason: 'iteration 7 (≥5)',
@@ -161,9 +161,9 @@ describe('qualityBars', () => {
   });
 });
 
-describe('persistenceSummary', () => {
+describe('antiLazinessSummary', () => {
   it('shows baseline, current, regressions, level, recovery, best, current iteration and the breaker', () => {
-    const text = persistenceSummary(loopState()).join('\n');
+    const text = antiLazinessSummary(loopState()).join('\n');
     expect(text).toMatch(/^Persistence Metrics:/);
     expect(text).toMatch(/Baseline Metrics: +150 tests, 85% coverage \(850\/1000\) \(iteration 1\)/);
     expect(text).toMatch(/Current Metrics: +148 tests, 84% coverage/);
@@ -176,7 +176,7 @@ describe('persistenceSummary', () => {
   });
 
   it('says the layer is off when the state has no persistence', () => {
-    expect(persistenceSummary(loopState({ persistence: undefined }))[1]).toMatch(/anti-laziness layer off/);
+    expect(antiLazinessSummary(loopState({ persistence: undefined }))[1]).toMatch(/anti-laziness layer off/);
   });
 });
 

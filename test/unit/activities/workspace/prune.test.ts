@@ -13,7 +13,7 @@ import { pruneCheckpoints, writeRetentionPolicy } from '../../../../src/activiti
 import { persistState } from '../../../../src/activities/persist-state';
 import { LoopMachine } from '../../../../src/core/loop-machine';
 import type { LoopState } from '../../../../src/core/loop-types';
-import { emptyPersistenceState } from '../../../../src/core/persistence';
+import { emptyAntiLazinessState } from '../../../../src/core/anti-laziness';
 
 const tmp = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-prune-'));
 const write = (dir: string, rel: string, text: string): void => {
@@ -151,7 +151,7 @@ describe('pruneCheckpoints', () => {
     );
     m.state.iteration = 3;
     m.state.persistence = {
-      ...emptyPersistenceState('scripted'),
+      ...emptyAntiLazinessState('scripted'),
       best: { iteration: 2, checkpoint: 'iter-002-post' },
     } as LoopState['persistence'];
     m.finish({ status: 'accepted', reason: 'done' }, '', new Date().toISOString());

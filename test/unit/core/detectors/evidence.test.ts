@@ -1,5 +1,5 @@
 import { detectFalseCompletion, detectNoFiles, validateEvidence } from '../../../../src/core/detectors/evidence';
-import type { ChangeSummary } from '../../../../src/core/persistence-types';
+import type { ChangeSummary } from '../../../../src/core/anti-laziness-types';
 
 const changes = (added = 0, modified = 0, deleted = 0, files: string[] = []): ChangeSummary => ({
   added,

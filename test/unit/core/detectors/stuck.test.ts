@@ -1,5 +1,5 @@
-import { defaultPersistenceConfig } from '../../../../src/config/persistence-config';
-import type { IterationFingerprint } from '../../../../src/core/persistence-types';
+import { defaultAntiLazinessConfig } from '../../../../src/config/anti-laziness-config';
+import type { IterationFingerprint } from '../../../../src/core/anti-laziness-types';
 import { detectPlateau, detectStuck, normaliseError, shortHash } from '../../../../src/core/detectors/stuck';
 
 /** FNV-1a 64 over UTF-8, the textbook way (BigInt), to check the limb arithmetic against. */
@@ -146,7 +146,7 @@ describe('normaliseError', () => {
   });
 });
 
-const cfg = defaultPersistenceConfig().stuck;
+const cfg = defaultAntiLazinessConfig().stuck;
 const fp = (n: number, o: Partial<IterationFingerprint> = {}): IterationFingerprint => ({ n, changed: 1, ...o });
 const rules = (fps: IterationFingerprint[], c = cfg): string[] => detectStuck(fps, c).map((d) => d.details);
 
@@ -270,7 +270,7 @@ describe('detectStuck', () => {
 });
 
 describe('detectPlateau', () => {
-  const plateau = defaultPersistenceConfig().plateau;
+  const plateau = defaultAntiLazinessConfig().plateau;
 
   it.each<[string, number[]]>([
     ['flat after an early gain', [40, 60, 61, 62, 62]],

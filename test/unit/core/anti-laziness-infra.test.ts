@@ -1,7 +1,7 @@
-import { defaultPersistenceConfig } from '../../../src/config/persistence-config';
+import { defaultAntiLazinessConfig } from '../../../src/config/anti-laziness-config';
 import type { AgentFailureKind } from '../../../src/core/agent-failure';
 import { detection } from '../../../src/core/detections';
-import { type IterationFindings, PersistenceTracker } from '../../../src/core/persistence';
+import { type IterationFindings, AntiLazinessTracker } from '../../../src/core/anti-laziness';
 
 /** Findings of an iteration whose agent failed with `error`, wrote nothing and claimed nothing. */
 const failedIteration = (n: number, failureKind?: AgentFailureKind): IterationFindings => ({
@@ -23,9 +23,9 @@ const failedIteration = (n: number, failureKind?: AgentFailureKind): IterationFi
   failureKind,
 });
 
-describe('PersistenceTracker with infrastructure failures', () => {
+describe('AntiLazinessTracker with infrastructure failures', () => {
   it('opens stuck-loop and circuit-breaker findings when the same failure is the agent own (task)', () => {
-    const t = new PersistenceTracker(defaultPersistenceConfig(), 'loop-1', 'claude-code');
+    const t = new AntiLazinessTracker(defaultAntiLazinessConfig(), 'loop-1', 'claude-code');
     const types = [1, 2, 3, 4, 5].flatMap((n) => t.afterIteration(failedIteration(n, 'task')).types);
     expect(types).toContain('stuck_loop');
     expect(types).toContain('circuit_breaker');
@@ -34,7 +34,7 @@ describe('PersistenceTracker with infrastructure failures', () => {
   it.each(['overloaded', 'usage_limit', 'auth', 'binary_missing'] as const)(
     'records nothing for iterations that failed with %s: no stuck loop, no no-files count, no circuit breaker',
     (kind) => {
-      const t = new PersistenceTracker(defaultPersistenceConfig(), 'loop-1', 'claude-code');
+      const t = new AntiLazinessTracker(defaultAntiLazinessConfig(), 'loop-1', 'claude-code');
       const decisions = [1, 2, 3, 4, 5, 6].map((n) => t.afterIteration(failedIteration(n, kind)));
       expect(decisions.flatMap((d) => d.types)).toEqual([]);
       expect(decisions.every((d) => d.verdict === 'PASS' && !d.escalate && !d.feedback.length)).toBe(true);
@@ -46,7 +46,7 @@ describe('PersistenceTracker with infrastructure failures', () => {
   );
 
   it('still counts the agent own failures around infrastructure ones', () => {
-    const t = new PersistenceTracker(defaultPersistenceConfig(), 'loop-1', 'claude-code');
+    const t = new AntiLazinessTracker(defaultAntiLazinessConfig(), 'loop-1', 'claude-code');
     t.afterIteration(failedIteration(1, 'task'));
     t.afterIteration(failedIteration(2, 'overloaded'));
     t.afterIteration(failedIteration(3, 'task'));

@@ -158,7 +158,7 @@ export interface LevelChange {
 }
 
 /** The anti-laziness part of the loop's state (`LoopState.persistence`). Small: lists are capped. */
-export interface PersistenceState {
+export interface AntiLazinessState {
   /** Level of the next prompt, and why. */
   level: ReinforcementLevel;
   levelReason: string;
@@ -196,7 +196,7 @@ export interface PersistenceState {
  * The anti-laziness layer's settings after defaults: what the rules of core read. `src/config/persistence-config.ts`
  * holds the zod schema that produces it, and checks both ways that the two stay the same shape.
  */
-export interface PersistenceSettings {
+export interface AntiLazinessSettings {
   /** Off: no snapshots, checkpoints or detectors. */
   enabled: boolean;
   detectors: {

@@ -4,7 +4,7 @@
  * leaving `persistence` out of the loop input) gives the standard behaviour.
  */
 import { z } from 'zod';
-import type { PersistenceSettings } from '../core/persistence-types';
+import type { AntiLazinessSettings } from '../core/anti-laziness-types';
 
 const count = (d: number) => z.number().int().positive().default(d);
 
@@ -22,7 +22,7 @@ export const DetectorToggles = z
   })
   .strict();
 
-export const PersistenceConfig = z
+export const AntiLazinessConfig = z
   .object({
     /** Off: no snapshots, checkpoints or detectors (the loop of issue 2/3 only). */
     enabled: z.boolean().default(true),
@@ -116,12 +116,12 @@ export const PersistenceConfig = z
   })
   .strict();
 
-export type PersistenceConfig = z.infer<typeof PersistenceConfig>;
-export type PersistenceConfigRaw = z.input<typeof PersistenceConfig>;
+export type AntiLazinessConfig = z.infer<typeof AntiLazinessConfig>;
+export type AntiLazinessConfigRaw = z.input<typeof AntiLazinessConfig>;
 
 /** The defaults, as a value. */
-export const defaultPersistenceConfig = (): PersistenceConfig => PersistenceConfig.parse({});
+export const defaultAntiLazinessConfig = (): AntiLazinessConfig => AntiLazinessConfig.parse({});
 
 // The schema and core's settings type stay the same shape (core imports nothing from config).
-({}) as PersistenceConfig satisfies PersistenceSettings;
-({}) as PersistenceSettings satisfies PersistenceConfig;
+({}) as AntiLazinessConfig satisfies AntiLazinessSettings;
+({}) as AntiLazinessSettings satisfies AntiLazinessConfig;

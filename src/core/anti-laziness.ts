@@ -1,7 +1,7 @@
 /**
  * The anti-laziness layer's rules for one loop, pure and deterministic: turns what the detection activities found into
  * intervention events, feedback, a reinforcement level, PDARE recovery and human-gate requests, and picks the best
- * output. The workflow owns one {@link PersistenceTracker} next to its LoopMachine; its state lives in
+ * output. The workflow owns one {@link AntiLazinessTracker} next to its LoopMachine; its state lives in
  * `LoopState.persistence` and crosses continue-as-new with it.
  */
 import { type AgentFailureKind, isInfraFailure } from './agent-failure';
@@ -16,10 +16,10 @@ import type {
   BestOutput,
   ChangeSummary,
   InterventionEvent,
-  PersistenceSettings,
-  PersistenceState,
+  AntiLazinessSettings,
+  AntiLazinessState,
   ReinforcementLevel,
-} from './persistence-types';
+} from './anti-laziness-types';
 import { circuitBreaker, emptyProfile, updateProfile } from './profile';
 import { detectionFeedback, levelFor, reinforcementText } from './reinforcement';
 
@@ -90,7 +90,7 @@ export const preLabel = (n: number, run = 1): string => `iter-${pad3(n)}-pre${ru
 export const postLabel = (n: number): string => `iter-${pad3(n)}-post`;
 
 /** Fresh layer state. */
-export function emptyPersistenceState(agent: string): PersistenceState {
+export function emptyAntiLazinessState(agent: string): AntiLazinessState {
   return {
     level: 'MINIMAL',
     levelReason: 'iteration 1',
@@ -110,17 +110,17 @@ export function emptyPersistenceState(agent: string): PersistenceState {
 const clip = (s: string, n: number): string => (s.length > n ? s.slice(0, n) + '…' : s);
 const cap = <T>(xs: T[], n: number): T[] => (xs.length > n ? xs.slice(xs.length - n) : xs);
 
-/** The layer's rules over {@link PersistenceState}. */
-export class PersistenceTracker {
-  readonly state: PersistenceState;
+/** The layer's rules over {@link AntiLazinessState}. */
+export class AntiLazinessTracker {
+  readonly state: AntiLazinessState;
 
   constructor(
-    readonly cfg: PersistenceSettings,
+    readonly cfg: AntiLazinessSettings,
     private readonly loopId: string,
     private readonly agent: string,
-    state?: PersistenceState,
+    state?: AntiLazinessState,
   ) {
-    this.state = state ?? emptyPersistenceState(agent);
+    this.state = state ?? emptyAntiLazinessState(agent);
   }
 
   /**
