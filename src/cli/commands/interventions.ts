@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { RALPH_DIR } from '../../core/constants';
 import type { InterventionEvent } from '../../core/anti-laziness-types';
-import { interventionsView } from '../../core/report';
+import { interventionsView } from '../../views/report';
 import { locateLoop, readEvents } from '../loop-folder';
 import { intOption, runCommand } from '../run-command';
 

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { RALPH_DIR } from '../../core/constants';
 import type { AgentProfile } from '../../core/anti-laziness-types';
 import { mergeProfiles } from '../../core/profile';
-import { profileView } from '../../core/report';
+import { profileView } from '../../views/report';
 import { CommandFailedError, runCommand } from '../run-command';
 
 /** Options of `ralph profile`. */

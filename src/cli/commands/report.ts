@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { InterventionEvent } from '../../core/anti-laziness-types';
-import { analytics, renderReport } from '../../core/report';
+import { analytics } from '../../core/report';
+import { renderReport } from '../../views/report';
 import { eventsFile, locateLoop, readJsonFile, tryLoopState } from '../loop-folder';
 import { CommandFailedError, runCommand } from '../run-command';
 

@@ -2,7 +2,8 @@
 import { describeBinding } from '../../core/hosts';
 import { type IterationRecord, type LoopResult, type LoopState } from '../../core/loop-types';
 import type { AttemptRecord, ProjectState } from '../../core/project-machine';
-import { antiLazinessSummary, qualityBars, regressionsView, trajectoryOf } from '../../core/report';
+import { trajectoryOf } from '../../core/report';
+import { antiLazinessSummary, qualityBars, regressionsView } from '../../views/report';
 import { routingStatusLines } from '../../core/routing/tracker';
 
 import { formatDuration, table } from '../run-command';

@@ -1,14 +1,14 @@
 import { emptyTotals, type LoopState } from '../../../src/core/loop-types';
 import type { InterventionEvent, AntiLazinessState } from '../../../src/core/anti-laziness-types';
+import { analytics } from '../../../src/core/report';
 import {
-  analytics,
-  interventionsView,
   antiLazinessSummary,
+  interventionsView,
   profileView,
   qualityBars,
   regressionsView,
   renderReport,
-} from '../../../src/core/report';
+} from '../../../src/views/report';
 
 const event = (iteration: number, type: string, severity: 'info' | 'warning' | 'critical', details: string) =>
   ({
