@@ -92,6 +92,8 @@ export interface RunAgentResult {
   failureKind?: AgentFailureKind;
   /** The end of the agent's answer, for feedback and status. */
   finalTextTail: string;
+  /** Set only between reading the run and reporting its failure (never in the returned result or in history). */
+  failureMessage?: string;
   /** The pre-run checkpoint (when asked for), and what a retry restored from it. */
   checkpoint?: { label: string; ref: string; commit: string | null; restored?: number; removed?: number };
   /** Fused iteration: the detection pass's result, or why it failed (the workflow then runs it itself). */
@@ -146,6 +148,36 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
     });
 
   const sfx = attemptSuffix(input.run, ctx.info.attempt) + (input.resume ? `.resume${input.resume}` : '');
+  const run = prepareRun(input, dir, sfx, attempt);
+  const r = await spawnAgent(ctx, input, run, pidFile);
+  const result = readRun(input, run, r, attempt, checkpoint);
+  recordRun(input, result, attempt, run.sfx);
+  throwOnFailure(result);
+  if (!input.then || result.usageLimit) return result;
+  writeJsonAtomic(agentFinishedPath(dir, input.run), {
+    runId: ctx.info.workflowExecution?.runId ?? '',
+    attempt,
+    result,
+  } satisfies AgentFinished);
+  return afterAgent(ctx, input, result);
+}
+
+/** What one run of the agent is started with. */
+interface PreparedRun {
+  dir: string;
+  sfx: string;
+  promptPath: string;
+  adapter: ReturnType<typeof getAdapter>;
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  stdin?: string;
+  stdoutPath: string;
+  stderrPath: string;
+}
+
+/** Writes the prompt and resolves the command, its executable and its environment (AgentNotFound when missing). */
+function prepareRun(input: RunAgentInput, dir: string, sfx: string, attempt: number): PreparedRun {
   const task = input.prompt ?? readPromptFile(input.promptFile);
   const prompt = buildPrompt({
     task,
@@ -198,19 +230,37 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
       `agent executable "${cmd.file}" (adapter ${input.agent.adapter}) was not found on the worker's PATH: install it or pass --agent-binary <path> (agent.binary)`,
       ErrorTypes.AgentNotFound,
     );
+  return {
+    dir,
+    sfx,
+    promptPath,
+    adapter,
+    file,
+    args: cmd.args,
+    env,
+    stdin: cmd.input,
+    stdoutPath: path.join(dir, `agent.stdout${sfx}.log`),
+    stderrPath: path.join(dir, `agent.stderr${sfx}.log`),
+  };
+}
 
-  const stdoutPath = path.join(dir, `agent.stdout${sfx}.log`);
-  const stderrPath = path.join(dir, `agent.stderr${sfx}.log`);
+/** Runs the agent to its end, its deadline or a cancellation (which throws, the process group killed). */
+async function spawnAgent(
+  ctx: Context,
+  input: RunAgentInput,
+  run: PreparedRun,
+  pidFile: string,
+): Promise<Awaited<ReturnType<typeof runLogged>>> {
   const timeoutMs = ctx.info.startToCloseTimeoutMs;
   const hbTimeout = ctx.info.heartbeatTimeoutMs ?? 0;
   const r = await runLogged({
-    file,
-    args: cmd.args,
+    file: run.file,
+    args: run.args,
     cwd: input.workspace,
-    env,
-    input: cmd.input,
-    stdoutPath,
-    stderrPath,
+    env: run.env,
+    input: run.stdin,
+    stdoutPath: run.stdoutPath,
+    stderrPath: run.stderrPath,
     // Stop the agent ourselves just before Temporal's startToClose timeout so it never outlives its attempt (a fused
     // iteration: at the agent's own deadline, which leaves the rest of the timeout to the checks).
     deadlineMs: input.then
@@ -226,13 +276,23 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
   if (r.cancelled) throw new CancelledFailure('agent run cancelled; its process group was killed');
   if (r.spawnError)
     throw ApplicationFailure.nonRetryable(
-      `could not start agent "${file}": ${r.spawnError}: install it or pass --agent-binary <path> (agent.binary)`,
+      `could not start agent "${run.file}": ${r.spawnError}: install it or pass --agent-binary <path> (agent.binary)`,
       ErrorTypes.AgentNotFound,
     );
+  return r;
+}
 
-  const stdout = readTail(stdoutPath, PARSE_LIMIT_BYTES);
-  const stderr = readTail(stderrPath, 1024 * 1024);
-  const parsed = adapter.parse({ stdout, stderr, exitCode: r.exitCode, now: Date.now() });
+/** The run's result from the agent's output: claim, files it names, usage, usage limit, why it failed. */
+function readRun(
+  input: RunAgentInput,
+  run: PreparedRun,
+  r: Awaited<ReturnType<typeof runLogged>>,
+  attempt: number,
+  checkpoint: RunAgentResult['checkpoint'],
+): RunAgentResult {
+  const stdout = readTail(run.stdoutPath, PARSE_LIMIT_BYTES);
+  const stderr = readTail(run.stderrPath, 1024 * 1024);
+  const parsed = run.adapter.parse({ stdout, stderr, exitCode: r.exitCode, now: Date.now() });
   const claim = detectCompletionClaim(parsed.finalText, input.promise);
   // Agents report absolute paths for their edits and relative ones in prose: compare them workspace-relative.
   const rel = (f: string): string => (path.isAbsolute(f) ? path.relative(input.workspace, f) : f.replace(/^\.\//, ''));
@@ -252,16 +312,16 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
         usageLimit,
         apiStatus: parsed.apiStatus,
       });
-  const result: RunAgentResult = {
+  return {
     exitCode: r.exitCode,
     signal: r.signal,
     timedOut: r.timedOut,
     durationMs: r.durationMs,
     attempt,
-    artifactDir: dir,
-    promptPath,
-    stdoutPath,
-    stderrPath,
+    artifactDir: run.dir,
+    promptPath: run.promptPath,
+    stdoutPath: run.stdoutPath,
+    stderrPath: run.stderrPath,
     outputBytes: r.bytes,
     claim,
     claimedFiles: claimedFiles.slice(0, 100),
@@ -274,62 +334,66 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
       : undefined,
     usageLimit,
     failureKind: failure?.kind,
+    failureMessage: failure?.message,
     finalTextTail: tail(parsed.finalText || stderr, 1500),
     checkpoint,
   };
-  writeJsonAtomic(path.join(dir, `agent-result${sfx}.json`), result);
-  observeAgentRun(input.agent.adapter, r.durationMs, result.usage);
+}
+
+/** Keeps the run: its result file, the metrics, the audit trail's `agent` entry, the log event. */
+function recordRun(input: RunAgentInput, result: RunAgentResult, attempt: number, sfx: string): void {
+  writeJsonAtomic(path.join(result.artifactDir, `agent-result${sfx}.json`), { ...result, failureMessage: undefined });
+  observeAgentRun(input.agent.adapter, result.durationMs, result.usage);
   appendHookLog(input.stateDir, [
     {
-      at: new Date(Date.now() - r.durationMs).toISOString(),
+      at: new Date(Date.now() - result.durationMs).toISOString(),
       loopId: input.loopId,
       iteration: input.iteration,
       type: 'agent',
       name: `${input.agent.adapter} (run ${input.run}, attempt ${attempt})`,
-      outcome: r.timedOut ? 'timed_out' : `exit ${r.exitCode ?? r.signal}`,
-      durationMs: r.durationMs,
-      detail: claim.claimed ? `claimed done (${claim.via})` : undefined,
+      outcome: result.timedOut ? 'timed_out' : `exit ${result.exitCode ?? result.signal}`,
+      durationMs: result.durationMs,
+      detail: result.claim.claimed ? `claimed done (${result.claim.via})` : undefined,
     },
   ]);
   logLoopEvent('agent.finished', {
     loopId: input.loopId,
     iteration: input.iteration,
     agent: input.agent.adapter,
-    exitCode: r.exitCode,
-    timedOut: r.timedOut,
-    ms: r.durationMs,
+    exitCode: result.exitCode,
+    timedOut: result.timedOut,
+    ms: result.durationMs,
   });
+}
+
+/** Bad credentials, an overloaded API and our own deadline end the run with their failure types. */
+function throwOnFailure(withMessage: RunAgentResult): void {
+  const { failureMessage: message, ...result } = withMessage;
+  delete withMessage.failureMessage;
   // Bad credentials never fix themselves: the loop fails at once with the line that says how to fix them.
-  if (failure?.kind === 'auth')
+  if (result.failureKind === 'auth')
     throw ApplicationFailure.create({
-      message: failure.message,
+      message: message ?? 'agent authentication failed',
       type: ErrorTypes.AgentAuthFailed,
       nonRetryable: true,
       details: [result],
     });
   // An overloaded API is retried by Temporal's retry policy with backoff (from the pre-run checkpoint): not an
   // iteration of its own.
-  if (failure?.kind === 'overloaded')
+  if (result.failureKind === 'overloaded')
     throw ApplicationFailure.create({
-      message: failure.message,
+      message: message ?? 'model API overloaded',
       type: AGENT_OVERLOADED_TYPE,
       nonRetryable: false,
       details: [result],
     });
-  if (r.timedOut)
+  if (result.timedOut)
     throw ApplicationFailure.create({
-      message: `agent timed out after ${Math.round(r.durationMs / 1000)}s and its process group was killed`,
+      message: `agent timed out after ${Math.round(result.durationMs / 1000)}s and its process group was killed`,
       type: ErrorTypes.AgentTimeout,
       nonRetryable: true,
       details: [result],
     });
-  if (!input.then || usageLimit) return result;
-  writeJsonAtomic(agentFinishedPath(dir, input.run), {
-    runId: ctx.info.workflowExecution?.runId ?? '',
-    attempt,
-    result,
-  } satisfies AgentFinished);
-  return afterAgent(ctx, input, result);
 }
 
 /** The agent of a fused iteration's run finished: written before the detection pass and the check run. */
