@@ -156,6 +156,23 @@ export class AntiLazinessTracker {
     // trajectory point or detection, so stuck-loop, no-files and circuit-breaker detectors never see it.
     if (isInfraFailure(f.failureKind))
       return { events: [], types: [], verdict: 'PASS', overrideClaim: false, feedback: [] };
+    const { found, overrideClaim } = this.findings(f);
+    const verdict = worstVerdict(found);
+    const { events, flagged } = this.record(f, found, verdict);
+    const feedback = flagged.filter((d) => d.type !== 'test_inventory').map((d) => detectionFeedback(d, f.n));
+    const escalate = this.recover(f, flagged);
+    return {
+      events,
+      types: flagged.map((d) => d.type),
+      verdict,
+      overrideClaim,
+      feedback,
+      escalate,
+    };
+  }
+
+  /** Every finding of the iteration: the workspace's and the gates', false completion, coverage, stuck, plateau, breaker. */
+  private findings(f: IterationFindings): { found: Detection[]; overrideClaim: boolean } {
     const s = this.state;
     const on = this.cfg.detectors;
     // The workspace pass names deleted tests from the sources (with bodies, so renames are not deletions); the
@@ -179,40 +196,8 @@ export class AntiLazinessTracker {
         overrideClaim = true;
       }
     }
-
-    if (f.metrics?.tests !== undefined) {
-      s.baseline.tests ??= f.metrics.tests;
-      s.current.tests = f.metrics.tests;
-    }
-    if (f.metrics?.coverage) {
-      if (!s.baseline.coverage) {
-        s.baseline.coverage = f.metrics.coverage;
-        s.baseline.iteration = f.n;
-      } else if (on.coverage) {
-        const cr = detectCoverageRegression(s.baseline.coverage, f.metrics.coverage, this.cfg.coverage.tolerance);
-        if (cr) found.push(cr);
-      }
-      s.current.coverage = f.metrics.coverage;
-      s.current.iteration = f.n;
-    }
-
-    const error = f.errorText ? normaliseError(f.errorText) : '';
-    s.fingerprints = cap(
-      [
-        ...s.fingerprints,
-        {
-          n: f.n,
-          errorSig: error ? shortHash(error) : undefined,
-          error: error ? clip(error, 200) : undefined,
-          diffSig: f.diffSig,
-          stateSig: f.stateSig,
-          outputSig: f.outputSig,
-          changed: f.changes ? f.changes.added + f.changes.modified + f.changes.deleted : 0,
-          quality: f.quality,
-        },
-      ],
-      8,
-    );
+    found.push(...this.measure(f));
+    this.fingerprint(f);
     if (!f.verified) {
       if (on.stuck) found.push(...detectStuck(s.fingerprints, this.cfg.stuck));
       if (on.plateau) {
@@ -234,8 +219,59 @@ export class AntiLazinessTracker {
         ),
       );
     }
+    return { found, overrideClaim };
+  }
 
-    const verdict = worstVerdict(found);
+  /** Baseline and current test count and coverage; a coverage regression against the baseline. */
+  private measure(f: IterationFindings): Detection[] {
+    const s = this.state;
+    if (f.metrics?.tests !== undefined) {
+      s.baseline.tests ??= f.metrics.tests;
+      s.current.tests = f.metrics.tests;
+    }
+    if (!f.metrics?.coverage) return [];
+    const out: Detection[] = [];
+    if (!s.baseline.coverage) {
+      s.baseline.coverage = f.metrics.coverage;
+      s.baseline.iteration = f.n;
+    } else if (this.cfg.detectors.coverage) {
+      const cr = detectCoverageRegression(s.baseline.coverage, f.metrics.coverage, this.cfg.coverage.tolerance);
+      if (cr) out.push(cr);
+    }
+    s.current.coverage = f.metrics.coverage;
+    s.current.iteration = f.n;
+    return out;
+  }
+
+  /** The iteration's fingerprint (error, diff, state, output, quality) for the stuck-loop detector; the last 8 kept. */
+  private fingerprint(f: IterationFindings): void {
+    const s = this.state;
+    const error = f.errorText ? normaliseError(f.errorText) : '';
+    s.fingerprints = cap(
+      [
+        ...s.fingerprints,
+        {
+          n: f.n,
+          errorSig: error ? shortHash(error) : undefined,
+          error: error ? clip(error, 200) : undefined,
+          diffSig: f.diffSig,
+          stateSig: f.stateSig,
+          outputSig: f.outputSig,
+          changed: f.changes ? f.changes.added + f.changes.modified + f.changes.deleted : 0,
+          quality: f.quality,
+        },
+      ],
+      8,
+    );
+  }
+
+  /** Keeps the iteration: trajectory point, best output, intervention events, counts and last findings. */
+  private record(
+    f: IterationFindings,
+    found: Detection[],
+    verdict: Verdict,
+  ): { events: InterventionEvent[]; flagged: Detection[] } {
+    const s = this.state;
     if (f.quality !== undefined)
       s.trajectory = cap(
         [
@@ -251,7 +287,7 @@ export class AntiLazinessTracker {
         500,
       );
 
-    // Kept current, so `ralph status --persistence` shows the best iteration while the loop runs.
+    // Kept current, so `ralph status --anti-laziness` shows the best iteration while the loop runs.
     s.best = this.best();
 
     const perType = new Map<string, number>();
@@ -272,83 +308,80 @@ export class AntiLazinessTracker {
     s.recent = cap([...s.recent, ...events.filter((e) => e.verdict !== 'PASS')], 20);
     s.lastFindings = flagged.map((d) => `${d.type}: ${clip(d.details, 240)}`);
     if (verdict !== 'BLOCK' && f.post) s.lastGoodCheckpoint = f.post;
+    return { events, flagged };
+  }
 
-    const feedback = flagged.filter((d) => d.type !== 'test_inventory').map((d) => detectionFeedback(d, f.n));
-
-    // PDARE: Pause (the post-run checkpoint is taken), Diagnose, Adapt, Retry, Escalate.
+  /**
+   * PDARE: Pause (the post-run checkpoint is taken), Diagnose, Adapt, Retry, Escalate. A blocking finding or a
+   * regression warning records a regression and either adapts the next prompt or asks for a human.
+   */
+  private recover(f: IterationFindings, flagged: Detection[]): EscalationRequest | undefined {
+    const s = this.state;
     const trigger = flagged.filter((d) => d.verdict === 'BLOCK' || REGRESSION_WARNINGS.has(d.type));
-    let escalate: EscalationRequest | undefined;
-    if (trigger.length) {
-      const diagnosis = diagnose(trigger, {
-        iteration: f.n,
-        fingerprints: s.fingerprints,
-        trajectory: s.trajectory,
-        retries: s.recovery.retries,
-        taskChars: f.taskChars,
-      });
-      const strategy = strategyFor(diagnosis);
-      const esc = shouldEscalate(trigger, s.recovery.retries, this.cfg.recovery);
-      const worst = trigger.some((d) => d.verdict === 'BLOCK') ? 'BLOCK' : 'WARN';
-      const inWorkspace = trigger.some((d) => d.verdict === 'BLOCK' && !NOT_IN_WORKSPACE.has(d.type));
-      const reg = {
-        id: `reg-${pad3(s.regressions.length + 1)}`,
-        iteration: f.n,
-        types: [...new Set(trigger.map((d) => d.type))],
-        severity: worst === 'BLOCK' ? ('critical' as const) : ('warning' as const),
-        verdict: worst as Verdict,
-        summary: trigger.map((d) => clip(d.details, 200)).join(' | '),
-        deletedTests: f.deletedTests.length ? f.deletedTests.slice(0, 20) : undefined,
-        recovery: esc.escalate ? ('escalated' as const) : ('retry' as const),
-        rollbackTo: inWorkspace || worst === 'WARN' ? f.pre : undefined,
-      };
-      s.regressions = cap([...s.regressions, reg], 30);
-      s.recovery.attempts++;
-      s.recovery.inProgress = true;
-      const retry = esc.escalate ? 0 : s.recovery.retries + 1;
-      s.recovery.history = cap(
-        [
-          ...s.recovery.history,
-          {
-            iteration: f.n,
-            trigger: reg.types,
-            diagnosis,
-            strategy,
-            retry,
-            outcome: esc.escalate ? ('escalated' as const) : ('retry' as const),
-            at: f.now,
-          },
-        ],
-        20,
-      );
-      if (esc.escalate) {
-        const kind: EscalationRequest['reason'] = reg.types.includes('stuck_loop')
-          ? 'stuck_loop'
-          : reg.types.includes('circuit_breaker')
-            ? 'circuit_breaker'
-            : worst === 'BLOCK'
-              ? 'regression'
-              : 'recovery_exhausted';
-        escalate = {
-          reason: kind,
-          title: `${reg.id}: ${reg.types.join(', ')} at iteration ${f.n} (${esc.why})`,
-          details: regressionDetails(reg, trigger, f.changes, diagnosis, strategy),
-        };
-      } else {
-        s.recovery.retries = retry;
-        s.adapt = adaptText(strategy, diagnosis);
+    if (!trigger.length) {
+      if (s.recovery.inProgress) {
+        s.recovery.inProgress = false;
+        s.recovery.retries = 0;
       }
-    } else if (s.recovery.inProgress) {
-      s.recovery.inProgress = false;
-      s.recovery.retries = 0;
+      return undefined;
     }
-
+    const diagnosis = diagnose(trigger, {
+      iteration: f.n,
+      fingerprints: s.fingerprints,
+      trajectory: s.trajectory,
+      retries: s.recovery.retries,
+      taskChars: f.taskChars,
+    });
+    const strategy = strategyFor(diagnosis);
+    const esc = shouldEscalate(trigger, s.recovery.retries, this.cfg.recovery);
+    const worst = trigger.some((d) => d.verdict === 'BLOCK') ? 'BLOCK' : 'WARN';
+    const inWorkspace = trigger.some((d) => d.verdict === 'BLOCK' && !NOT_IN_WORKSPACE.has(d.type));
+    const reg = {
+      id: `reg-${pad3(s.regressions.length + 1)}`,
+      iteration: f.n,
+      types: [...new Set(trigger.map((d) => d.type))],
+      severity: worst === 'BLOCK' ? ('critical' as const) : ('warning' as const),
+      verdict: worst as Verdict,
+      summary: trigger.map((d) => clip(d.details, 200)).join(' | '),
+      deletedTests: f.deletedTests.length ? f.deletedTests.slice(0, 20) : undefined,
+      recovery: esc.escalate ? ('escalated' as const) : ('retry' as const),
+      rollbackTo: inWorkspace || worst === 'WARN' ? f.pre : undefined,
+    };
+    s.regressions = cap([...s.regressions, reg], 30);
+    s.recovery.attempts++;
+    s.recovery.inProgress = true;
+    const retry = esc.escalate ? 0 : s.recovery.retries + 1;
+    s.recovery.history = cap(
+      [
+        ...s.recovery.history,
+        {
+          iteration: f.n,
+          trigger: reg.types,
+          diagnosis,
+          strategy,
+          retry,
+          outcome: esc.escalate ? ('escalated' as const) : ('retry' as const),
+          at: f.now,
+        },
+      ],
+      20,
+    );
+    if (!esc.escalate) {
+      s.recovery.retries = retry;
+      s.adapt = adaptText(strategy, diagnosis);
+      return undefined;
+    }
+    const kind: EscalationRequest['reason'] = reg.types.includes('stuck_loop')
+      ? 'stuck_loop'
+      : reg.types.includes('circuit_breaker')
+        ? 'circuit_breaker'
+        : worst === 'BLOCK'
+          ? 'regression'
+          : 'recovery_exhausted';
     return {
-      events,
-      types: flagged.map((d) => d.type),
-      verdict,
-      overrideClaim,
-      feedback,
-      escalate,
+      reason: kind,
+      title: `${reg.id}: ${reg.types.join(', ')} at iteration ${f.n} (${esc.why})`,
+      details: regressionDetails(reg, trigger, f.changes, diagnosis, strategy),
     };
   }
 

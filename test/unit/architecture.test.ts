@@ -230,7 +230,6 @@ describe('source layout', () => {
  */
 const LONG_FUNCTIONS: Record<string, number> = {
   'console/server.ts:buildConsole': 327,
-  'core/anti-laziness.ts:afterIteration': 200,
   'activities/inspect-iteration.ts:inspectIteration': 175,
   'activities/gates/parsers/go-test.ts:parseGoTestJson': 161,
   'activities/verification/verify-work.ts:verifyWork': 142,
