@@ -66,32 +66,29 @@ function locate(lines: string[]): Pick<GateItem, 'file' | 'line'> {
  */
 export function parseGoTestJson(text: string): ParsedGateOutput {
   if (typeof text !== 'string' || !text.trim()) return unparsed('empty go test -json output');
-  const packages = new Map<string, PackageState>();
-  const pkg = (name: string): PackageState => {
-    let p = packages.get(name);
-    if (!p) packages.set(name, (p = { tests: new Map(), output: [], failedBuild: false }));
-    return p;
-  };
-  // Compiler errors by package (`''` when the package is unknown), from build-output events or text lines.
-  const buildErrors = new Map<string, GateItem[]>();
-  let textPackage = '';
-  const addCompilerLine = (line: string, pkgName: string): void => {
-    const m = COMPILER.exec(line);
-    if (!m) return;
-    const list = buildErrors.get(pkgName) ?? [];
-    list.push({
-      file: m[1],
-      line: Number(m[2]),
-      ...(m[3] ? { column: Number(m[3]) } : {}),
-      code: 'build',
-      severity: 'error',
-      message: m[4].trim(),
-    });
-    buildErrors.set(pkgName, list);
-  };
-  let events = 0;
+  const reader = new GoTestReader();
   const lines = text.split(/\r?\n/).filter((l) => l.trim());
   for (const [index, raw] of lines.entries()) {
+    const problem = reader.read(raw, index === lines.length - 1);
+    if (problem) return unparsed(problem);
+  }
+  if (!reader.events) return unparsed('no go test -json events found: the output is not from `go test -json`');
+  const unfinished = [...reader.packages.entries()].filter(([, p]) => !p.result);
+  if (unfinished.length)
+    return unparsed(`truncated go test -json output: package ${unfinished[0][0]} has no final pass/fail event`);
+  return new GoTestTally(reader.buildErrors).of(reader.packages);
+}
+
+/** Reads `go test -json` lines (and the text lines Go < 1.24 mixes in) into per-package test states. */
+class GoTestReader {
+  readonly packages = new Map<string, PackageState>();
+  /** Compiler errors by package (`''` when the package is unknown), from build-output events or text lines. */
+  readonly buildErrors = new Map<string, GateItem[]>();
+  events = 0;
+  private textPackage = '';
+
+  /** Reads one line; returns why the output cannot be trusted, if it cannot. */
+  read(raw: string, last: boolean): string | undefined {
     const line = raw.trim();
     let ev: GoTestEvent | undefined;
     if (line.startsWith('{')) {
@@ -99,33 +96,46 @@ export function parseGoTestJson(text: string): ParsedGateOutput {
         const v: unknown = JSON.parse(line);
         if (v && typeof v === 'object' && !Array.isArray(v)) ev = v as GoTestEvent;
       } catch {
-        if (index === lines.length - 1) return unparsed('truncated go test -json output: the last line is cut off');
-        return unparsed(`go test -json: malformed event line: ${line.slice(0, 80)}`);
+        if (last) return 'truncated go test -json output: the last line is cut off';
+        return `go test -json: malformed event line: ${line.slice(0, 80)}`;
       }
     }
-    if (!ev) {
-      // Text mode (Go < 1.24, or GODEBUG=gotestjsonbuildtext=1): `# pkg`, compiler lines, `FAIL pkg [build failed]`.
-      const header = /^# (\S+)/.exec(line);
-      const f = /^FAIL\s+(\S+)\s+\[(?:build|setup) failed\]/.exec(line);
-      if (header) textPackage = header[1];
-      else if (f) {
-        const p = pkg(f[1]);
-        p.failedBuild = true;
-        p.output.push(line);
-        // Go < 1.24 prints this line instead of any JSON event for the package.
-        p.result ??= 'fail';
-      } else addCompilerLine(raw, textPackage);
-      continue;
+    if (!ev) this.textLine(raw, line);
+    else if (typeof ev.Action === 'string') {
+      this.events++;
+      this.event(ev);
     }
-    if (typeof ev.Action !== 'string') continue;
-    events++;
+    return undefined;
+  }
+
+  private pkg(name: string): PackageState {
+    let p = this.packages.get(name);
+    if (!p) this.packages.set(name, (p = { tests: new Map(), output: [], failedBuild: false }));
+    return p;
+  }
+
+  /** Text mode (Go < 1.24, or GODEBUG=gotestjsonbuildtext=1): `# pkg`, compiler lines, `FAIL pkg [build failed]`. */
+  private textLine(raw: string, line: string): void {
+    const header = /^# (\S+)/.exec(line);
+    const f = /^FAIL\s+(\S+)\s+\[(?:build|setup) failed\]/.exec(line);
+    if (header) this.textPackage = header[1];
+    else if (f) {
+      const p = this.pkg(f[1]);
+      p.failedBuild = true;
+      p.output.push(line);
+      // Go < 1.24 prints this line instead of any JSON event for the package.
+      p.result ??= 'fail';
+    } else this.compilerLine(raw, this.textPackage);
+  }
+
+  private event(ev: GoTestEvent): void {
     if (ev.Action === 'build-output') {
       if (typeof ev.Output === 'string')
-        addCompilerLine(ev.Output.replace(/\n$/, ''), (ev.ImportPath ?? '').split(' ')[0]);
-      continue;
+        this.compilerLine(ev.Output.replace(/\n$/, ''), (ev.ImportPath ?? '').split(' ')[0]);
+      return;
     }
-    if (ev.Action === 'build-fail' || typeof ev.Package !== 'string') continue;
-    const p = pkg(ev.Package);
+    if (ev.Action === 'build-fail' || typeof ev.Package !== 'string') return;
+    const p = this.pkg(ev.Package);
     const testName = typeof ev.Test === 'string' && ev.Test ? ev.Test : undefined;
     if (!testName) {
       if (ev.Action === 'output' && typeof ev.Output === 'string') {
@@ -135,38 +145,55 @@ export function parseGoTestJson(text: string): ParsedGateOutput {
         p.result = ev.Action;
         if (ev.FailedBuild) p.failedBuild = true;
       }
-      continue;
+      return;
     }
     let t = p.tests.get(testName);
     if (!t) p.tests.set(testName, (t = { output: [] }));
     if (ev.Action === 'output' && typeof ev.Output === 'string') t.output.push(ev.Output.replace(/\n$/, ''));
     else if (ev.Action === 'pass' || ev.Action === 'fail' || ev.Action === 'skip') t.result = ev.Action;
   }
-  if (!events) return unparsed('no go test -json events found: the output is not from `go test -json`');
-  const unfinished = [...packages.entries()].filter(([, p]) => !p.result);
-  if (unfinished.length)
-    return unparsed(`truncated go test -json output: package ${unfinished[0][0]} has no final pass/fail event`);
 
-  let passed = 0;
-  let failed = 0;
-  let skipped = 0;
-  const failedNames: string[] = [];
-  const ids: string[] = [];
-  const items: GateItem[] = [];
-  const failTest = (name: string, output: string[]): void => {
-    failed++;
-    failedNames.push(name);
-    const said = output.filter((l) => l.trim() && !FRAMING.test(l)).map((l) => l.trim());
-    const shown = said.slice(0, MAX_OUTPUT_LINES);
-    const more = said.length > shown.length ? `\n… ${said.length - shown.length} more lines` : '';
-    items.push({
-      ...locate(said),
-      code: 'FAIL',
+  private compilerLine(line: string, pkgName: string): void {
+    const m = COMPILER.exec(line);
+    if (!m) return;
+    const list = this.buildErrors.get(pkgName) ?? [];
+    list.push({
+      file: m[1],
+      line: Number(m[2]),
+      ...(m[3] ? { column: Number(m[3]) } : {}),
+      code: 'build',
       severity: 'error',
-      message: `${name}${shown.length ? `: ${shown.join('\n')}${more}` : ': failed'}`,
+      message: m[4].trim(),
     });
-  };
-  for (const [pkgName, p] of packages) {
+    this.buildErrors.set(pkgName, list);
+  }
+}
+
+/** Counts the tests of the packages read, with an item per failed test and per package that failed to build. */
+class GoTestTally {
+  private passed = 0;
+  private failed = 0;
+  private skipped = 0;
+  private readonly failedNames: string[] = [];
+  private readonly ids: string[] = [];
+  private readonly items: GateItem[] = [];
+
+  constructor(private readonly buildErrors: Map<string, GateItem[]>) {}
+
+  of(packages: Map<string, PackageState>): ParsedGateOutput {
+    for (const [pkgName, p] of packages) this.tallyPackage(pkgName, p);
+    // Compiler errors not tied to a failed package above (unknown package, or text merged from stderr).
+    for (const list of this.buildErrors.values()) this.items.push(...list);
+    const { passed, failed, skipped, failedNames, ids } = this;
+    return {
+      parsed: true,
+      errors: failed,
+      tests: { total: passed + failed + skipped, passed, failed, skipped, failedNames, ids },
+      items: this.items,
+    };
+  }
+
+  private tallyPackage(pkgName: string, p: PackageState): void {
     // Every name that has subtests, and every name with a subtest that did not pass or skip: one pass over the
     // prefixes of each name (`A/b/c` → `A`, `A/b`) rather than comparing every pair of tests.
     const parents = new Set<string>();
@@ -178,50 +205,59 @@ export function parseGoTestJson(text: string): ParsedGateOutput {
         if (!ok) failedBelow.add(name.slice(0, i));
       }
     }
-    const failedBefore = failed;
+    const failedBefore = this.failed;
     for (const [name, t] of p.tests) {
       const full = `${pkgName}.${name}`;
       if (parents.has(name)) {
         if (t.result === 'fail' && !failedBelow.has(name)) {
-          ids.push(full);
-          failTest(full, t.output);
+          this.ids.push(full);
+          this.failTest(full, t.output);
         }
         continue;
       }
-      ids.push(full);
-      if (t.result === 'pass') passed++;
-      else if (t.result === 'skip') skipped++;
-      else failTest(full, t.output);
+      this.ids.push(full);
+      if (t.result === 'pass') this.passed++;
+      else if (t.result === 'skip') this.skipped++;
+      else this.failTest(full, t.output);
     }
-    if (p.result === 'fail' && failed === failedBefore) {
-      const why = !p.failedBuild
-        ? 'failed'
-        : p.output.some((l) => l.includes('[setup failed]'))
-          ? 'setup failed'
-          : 'build failed';
-      const full = `${pkgName} [${why}]`;
-      ids.push(full);
-      failed++;
-      failedNames.push(full);
-      const compiler = buildErrors.get(pkgName) ?? [];
-      buildErrors.delete(pkgName);
-      const own = p.output.filter((l) => l.trim() && !/^(?:FAIL|ok)\b/.test(l.trim()));
-      if (compiler.length) items.push(...compiler);
-      else
-        items.push({
-          ...locate(own),
-          code: 'FAIL',
-          severity: 'error',
-          message: `${full}${own.length ? `: ${own.slice(0, MAX_OUTPUT_LINES).join('\n')}` : ''}`,
-        });
-    }
+    if (p.result === 'fail' && this.failed === failedBefore) this.failPackage(pkgName, p);
   }
-  // Compiler errors not tied to a failed package above (unknown package, or text merged from stderr).
-  for (const list of buildErrors.values()) items.push(...list);
-  return {
-    parsed: true,
-    errors: failed,
-    tests: { total: passed + failed + skipped, passed, failed, skipped, failedNames, ids },
-    items,
-  };
+
+  private failTest(name: string, output: string[]): void {
+    this.failed++;
+    this.failedNames.push(name);
+    const said = output.filter((l) => l.trim() && !FRAMING.test(l)).map((l) => l.trim());
+    const shown = said.slice(0, MAX_OUTPUT_LINES);
+    const more = said.length > shown.length ? `\n… ${said.length - shown.length} more lines` : '';
+    this.items.push({
+      ...locate(said),
+      code: 'FAIL',
+      severity: 'error',
+      message: `${name}${shown.length ? `: ${shown.join('\n')}${more}` : ': failed'}`,
+    });
+  }
+
+  /** A package that failed with no failed test: its build or setup failed, or it failed on its own. */
+  private failPackage(pkgName: string, p: PackageState): void {
+    const why = !p.failedBuild
+      ? 'failed'
+      : p.output.some((l) => l.includes('[setup failed]'))
+        ? 'setup failed'
+        : 'build failed';
+    const full = `${pkgName} [${why}]`;
+    this.ids.push(full);
+    this.failed++;
+    this.failedNames.push(full);
+    const compiler = this.buildErrors.get(pkgName) ?? [];
+    this.buildErrors.delete(pkgName);
+    const own = p.output.filter((l) => l.trim() && !/^(?:FAIL|ok)\b/.test(l.trim()));
+    if (compiler.length) this.items.push(...compiler);
+    else
+      this.items.push({
+        ...locate(own),
+        code: 'FAIL',
+        severity: 'error',
+        message: `${full}${own.length ? `: ${own.slice(0, MAX_OUTPUT_LINES).join('\n')}` : ''}`,
+      });
+  }
 }
