@@ -89,6 +89,70 @@ const MAX_EVIDENCE = 20;
  */
 export async function inspectIteration(input: InspectIterationInput): Promise<InspectIterationResult> {
   const t0 = Date.now();
+  const run = await postRunDiff(input);
+  const { d, git } = run;
+  const changed = [...d.added, ...d.modified, ...d.deleted].sort();
+  const changes: ChangeSummary = {
+    added: d.added.length,
+    modified: d.modified.length,
+    deleted: d.deleted.length,
+    files: [
+      ...d.added.map((p) => `A ${p}`),
+      ...d.modified.map((p) => `M ${p}`),
+      ...d.deleted.map((p) => `D ${p}`),
+    ].slice(0, 50),
+  };
+
+  const inspected = prioritise(changed).slice(0, MAX_CONTENT_FILES);
+  const { before, after } = await contentsOf(input, git, inspected, run.beforeFiles, run.afterFiles);
+  const diffText = inspected.map((p) => fileDiff(p, before[p], after[p])).join('');
+  const dir = iterationDir(input.stateDir, input.loopId, input.iteration);
+  fs.mkdirSync(dir, { recursive: true });
+  const diffPath = path.join(dir, 'changes.diff');
+  fs.writeFileSync(diffPath, diffText);
+  const fileDiffs = parseUnifiedDiff(diffText);
+  const { found, hallucinated, deletedTests } = await detectAll(input, {
+    changes,
+    changed,
+    inspected,
+    before,
+    after,
+    fileDiffs,
+  });
+
+  const post = await run.postP;
+  const push = input.pushTo && git ? await pushPost(input, input.pushTo) : {};
+  logFindings(input, found, t0);
+  return {
+    ...push,
+    changes,
+    detections: found.map(compact),
+    postCommit: post.commit,
+    // Work, not notes: a diff of documentation only (plans, notes, logs) is no attempt at the failing code.
+    diffSig: workDiff(fileDiffs),
+    stateSig: run.stateSig,
+    outputSig: shortHash(normaliseError(input.finalTextTail)),
+    hallucinated,
+    deletedTests: deletedTests.slice(0, 50),
+    diffPath,
+    durationMs: Date.now() - t0,
+  };
+}
+
+/** The post-run checkpoint (still being recorded: `postP`), and what changed since the pre-run one. */
+interface PostRunDiff {
+  postP: ReturnType<typeof createCheckpoint>;
+  git: boolean;
+  d: { added: string[]; modified: string[]; deleted: string[] };
+  /** Blob ids of the changed files on each side. */
+  beforeFiles: Record<string, string>;
+  afterFiles: Record<string, string>;
+  /** A signature of the whole post-run state. */
+  stateSig: string;
+}
+
+/** Records the post-run checkpoint and diffs it against the pre-run one. */
+async function postRunDiff(input: InspectIterationInput): Promise<PostRunDiff> {
   const at = (label: string) => ({
     workspace: input.workspace,
     stateDir: input.stateDir,
@@ -111,14 +175,12 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
     },
   });
   postP.catch(() => undefined);
-  // Git: the detectors start from the tree, while the commit and its ref are still being recorded (awaited below).
+  // Git: the detectors start from the tree, while the commit and its ref are still being recorded (awaited later).
   const postTree = await Promise.race([treeP, postP.then((p) => (p.kind === 'git' ? p.tree : undefined))]);
   const git = diffP !== undefined && postTree !== undefined;
-  // Blob ids of the changed files on each side, and a signature of the whole post-run state.
   const beforeFiles: Record<string, string> = {};
   const afterFiles: Record<string, string> = {};
-  let stateSig: string;
-  const d: { added: string[]; modified: string[]; deleted: string[] } = { added: [], modified: [], deleted: [] };
+  const d: PostRunDiff['d'] = { added: [], modified: [], deleted: [] };
   if (git) {
     // One diff-tree between the two commits: no full file listing of either side.
     for (const c of await diffP!) {
@@ -126,41 +188,37 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
       if (c.before) beforeFiles[c.path] = c.before;
       if (c.after) afterFiles[c.path] = c.after;
     }
-    stateSig = postTree.slice(0, 16);
-  } else {
-    const [pre, postFiles] = await Promise.all([checkpointFiles(at(input.pre)), checkpointFiles(at(input.post))]);
-    Object.assign(d, diffSnapshots(pre, postFiles));
-    Object.assign(beforeFiles, pre.files);
-    Object.assign(afterFiles, postFiles.files);
-    // Path → blob of every file: equal signatures mean equal workspaces.
-    stateSig = shortHash(JSON.stringify(Object.entries(postFiles.files).sort()));
+    return { postP, git, d, beforeFiles, afterFiles, stateSig: postTree.slice(0, 16) };
   }
-  const changed = [...d.added, ...d.modified, ...d.deleted].sort();
-  const changes: ChangeSummary = {
-    added: d.added.length,
-    modified: d.modified.length,
-    deleted: d.deleted.length,
-    files: [
-      ...d.added.map((p) => `A ${p}`),
-      ...d.modified.map((p) => `M ${p}`),
-      ...d.deleted.map((p) => `D ${p}`),
-    ].slice(0, 50),
-  };
+  const [pre, postFiles] = await Promise.all([checkpointFiles(at(input.pre)), checkpointFiles(at(input.post))]);
+  Object.assign(d, diffSnapshots(pre, postFiles));
+  Object.assign(beforeFiles, pre.files);
+  Object.assign(afterFiles, postFiles.files);
+  // Path → blob of every file: equal signatures mean equal workspaces.
+  const stateSig = shortHash(JSON.stringify(Object.entries(postFiles.files).sort()));
+  return { postP, git, d, beforeFiles, afterFiles, stateSig };
+}
 
-  const inspected = prioritise(changed).slice(0, MAX_CONTENT_FILES);
-  const { before, after } = await contentsOf(input, git, inspected, beforeFiles, afterFiles);
-  const diffText = inspected.map((p) => fileDiff(p, before[p], after[p])).join('');
-  const dir = iterationDir(input.stateDir, input.loopId, input.iteration);
-  fs.mkdirSync(dir, { recursive: true });
-  const diffPath = path.join(dir, 'changes.diff');
-  fs.writeFileSync(diffPath, diffText);
-  const fileDiffs = parseUnifiedDiff(diffText);
+/** What the detectors read: the change summary, the files changed and inspected, their contents and diffs. */
+interface DetectorInput {
+  changes: ChangeSummary;
+  changed: string[];
+  inspected: string[];
+  before: Record<string, string | undefined>;
+  after: Record<string, string | undefined>;
+  fileDiffs: ReturnType<typeof parseUnifiedDiff>;
+}
 
+/** Runs the workspace detectors the loop has on, and reads the risky tool calls of the hook audit log. */
+async function detectAll(
+  input: InspectIterationInput,
+  x: DetectorInput,
+): Promise<{ found: Detection[]; hallucinated: number; deletedTests: string[] }> {
   const found: Detection[] = [];
   const on = input.detectors;
-  const total = changes.added + changes.modified + changes.deleted;
+  const total = x.changes.added + x.changes.modified + x.changes.deleted;
   if (on.noFiles) {
-    const nf = detectNoFiles({ exitCode: input.exitCode, claimed: input.claimed, changes });
+    const nf = detectNoFiles({ exitCode: input.exitCode, claimed: input.claimed, changes: x.changes });
     if (nf) found.push(nf);
   }
   let hallucinated = 0;
@@ -169,7 +227,7 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
       path: p,
       exists: fs.existsSync(path.resolve(input.workspace, p)),
     }));
-    const ev = validateEvidence({ claimed, changedPaths: changed });
+    const ev = validateEvidence({ claimed, changedPaths: x.changed });
     if (ev) {
       hallucinated = ev.evidence.length;
       found.push(ev);
@@ -177,9 +235,9 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
   }
   let deletedTests: string[] = [];
   const task = input.promptPath && total ? await readTask(input.promptPath) : '';
-  if (on.testInventory && changed.some(isTestFile)) {
+  if (on.testInventory && x.changed.some(isTestFile)) {
     const inv = staticInventoryDiff(
-      inspected.filter(isTestFile).map((p) => ({ path: p, before: before[p], after: after[p] })),
+      x.inspected.filter(isTestFile).map((p) => ({ path: p, before: x.before[p], after: x.after[p] })),
       task,
     );
     deletedTests = inv.deleted.map((t) => `${t.file}: ${t.name}`);
@@ -195,10 +253,17 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
       );
   }
   if (on.featureRemoval && total) {
-    const fr = detectFeatureRemoval(fileDiffs, task);
+    const fr = detectFeatureRemoval(x.fileDiffs, task);
     if (fr) found.push(fr);
   }
-  if (on.validationBypass && total) found.push(...detectValidationBypass(fileDiffs));
+  if (on.validationBypass && total) found.push(...detectValidationBypass(x.fileDiffs));
+  found.push(...(await riskyActions(input)));
+  return { found, hallucinated, deletedTests };
+}
+
+/** The iteration's risky tool calls (medium risk and above) from the hook audit log. */
+async function riskyActions(input: InspectIterationInput): Promise<Detection[]> {
+  const found: Detection[] = [];
   for (const a of await readAudit(input.stateDir, input.loopId, input.iteration).catch(() => [])) {
     if (a.event !== 'pre-tool-use' || a.risk === 'none' || a.risk === 'low') continue;
     found.push(
@@ -211,26 +276,27 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
       ),
     );
   }
+  return found;
+}
 
-  const post = await postP;
-  let pushed: boolean | undefined;
-  let pushError: string | undefined;
-  if (input.pushTo && git) {
-    try {
-      await pushCheckpoint({
-        workspace: input.workspace,
-        stateDir: input.stateDir,
-        loopId: input.loopId,
-        label: input.post,
-        url: input.pushTo,
-      });
-      pushed = true;
-    } catch (e) {
-      pushed = false;
-      pushError = (e as Error).message.slice(0, 300);
-    }
+/** Pushes the post-run checkpoint to the loop's remote (host-bound loops); a failed push is reported, never fatal. */
+async function pushPost(input: InspectIterationInput, url: string): Promise<{ pushed: boolean; pushError?: string }> {
+  try {
+    await pushCheckpoint({
+      workspace: input.workspace,
+      stateDir: input.stateDir,
+      loopId: input.loopId,
+      label: input.post,
+      url,
+    });
+    return { pushed: true };
+  } catch (e) {
+    return { pushed: false, pushError: (e as Error).message.slice(0, 300) };
   }
+}
 
+/** One audit-trail entry per finding (or one `none`), keyed so a retried pass does not log twice. */
+function logFindings(input: InspectIterationInput, found: Detection[], t0: number): void {
   const ms = Date.now() - t0;
   appendHookLog(
     input.stateDir,
@@ -246,21 +312,6 @@ export async function inspectIteration(input: InspectIterationInput): Promise<In
       key: `detector:${input.iteration}:${d.type}:${input.post}`,
     })),
   );
-  return {
-    pushed,
-    pushError,
-    changes,
-    detections: found.map(compact),
-    postCommit: post.commit,
-    // Work, not notes: a diff of documentation only (plans, notes, logs) is no attempt at the failing code.
-    diffSig: workDiff(fileDiffs),
-    stateSig,
-    outputSig: shortHash(normaliseError(input.finalTextTail)),
-    hallucinated,
-    deletedTests: deletedTests.slice(0, 50),
-    diffPath,
-    durationMs: Date.now() - t0,
-  };
 }
 
 /** The task part of the prompt (before the loop's own sections): what feature removal and test removal may spare. */

@@ -230,7 +230,6 @@ describe('source layout', () => {
  */
 const LONG_FUNCTIONS: Record<string, number> = {
   'console/server.ts:buildConsole': 327,
-  'activities/inspect-iteration.ts:inspectIteration': 175,
   'activities/verification/verify-work.ts:verifyWork': 142,
   'workflows/loop/record.ts:recordIteration': 134,
   'console/pages.ts:loopPage': 132,
