@@ -85,7 +85,26 @@ export async function buildConsole(o: ConsoleOptions): Promise<FastifyInstance> 
     cookieOpts: { path: '/', sameSite: 'strict', httpOnly: true, secure },
   });
 
-  // Temporal access: one client, reconnected after a failure; the last good answer of each read is cached.
+  const c: ConsoleParts = { o, log, secure, app, ...temporalAccess(o, log, timeoutMs), ...webHelpers(secure) };
+  registerAuth(c);
+  registerPages(c);
+  registerActions(c);
+  app.setNotFoundHandler((req, reply) =>
+    c.sendHtml(reply, errorPage('not found', `nothing at ${req.url.split('?')[0]}`, {}), 404),
+  );
+  return app;
+}
+
+/** What the route groups share: the options, the log, the app, Temporal access and the page helpers. */
+interface ConsoleParts extends ReturnType<typeof temporalAccess>, ReturnType<typeof webHelpers> {
+  o: ConsoleOptions;
+  log: Pino;
+  secure: boolean;
+  app: FastifyInstance;
+}
+
+/** Temporal access: one client, reconnected after a failure; the last good answer of each read is cached. */
+function temporalAccess(o: ConsoleOptions, log: Pino, timeoutMs: number) {
   let client: Client | undefined;
   let unreachable: { since: string; error: string } | undefined;
   const cache = new Map<string, { at: string; value: unknown }>();
@@ -133,6 +152,11 @@ export async function buildConsole(o: ConsoleOptions): Promise<FastifyInstance> 
     }
   };
 
+  return { withClient, read };
+}
+
+/** The page helpers: the page context (CSRF token, operator, flash message), the flash cookie, HTML replies. */
+function webHelpers(secure: boolean) {
   const pageCtx = (req: FastifyRequest, reply: FastifyReply): PageContext => {
     const flashRaw = req.cookies[FLASH_COOKIE];
     let flash: PageContext['flash'];
@@ -167,6 +191,11 @@ export async function buildConsole(o: ConsoleOptions): Promise<FastifyInstance> 
       )
       .send(body);
 
+  return { pageCtx, setFlash, sendHtml };
+}
+
+/** Login, logout, and the token every other request carries. */
+function registerAuth({ o, log, secure, app, sendHtml }: ConsoleParts): void {
   // Every request but the login page carries the token: a header (scripts) or the cookie set at login (browsers).
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?')[0];
@@ -204,7 +233,10 @@ export async function buildConsole(o: ConsoleOptions): Promise<FastifyInstance> 
     reply.clearCookie(OPERATOR_COOKIE, { path: '/' });
     return reply.redirect('/login', 303);
   });
+}
 
+/** The read-only pages: the loop list, a loop, a project. */
+function registerPages({ app, read, pageCtx, sendHtml }: ConsoleParts): void {
   const Filters = z.object({
     status: z
       .string()
@@ -275,7 +307,17 @@ export async function buildConsole(o: ConsoleOptions): Promise<FastifyInstance> 
       return sendHtml(reply, errorPage('not found', (e as Error).message, pageCtx(req, reply)), 404);
     }
   });
+}
 
+/** The actions: approve, reject or abort a loop's gate (confirmed from the loop's own record), unblock a task. */
+function registerActions(c: ConsoleParts): void {
+  registerDecisions(c);
+  registerUnblock(c);
+}
+
+/** approve, reject or abort a loop's gate, confirmed from the loop's own record of the signal. */
+function registerDecisions(c: ConsoleParts): void {
+  const { log, app, withClient, pageCtx, setFlash, sendHtml } = c;
   const Decision = z.object({
     by: z.string().trim().min(1, 'say who decides').max(100),
     reason: z.string().trim().max(2000).optional(),
@@ -313,7 +355,7 @@ export async function buildConsole(o: ConsoleOptions): Promise<FastifyInstance> 
         const sentAt = Date.now();
         await withClient((c) => signalLoop(c, id, name, payload));
         log.info(fields, `${action} sent to ${id} by ${by}`);
-        const seen = await confirm(id, name, by, sentAt);
+        const seen = await confirm(c, id, name, by, sentAt);
         if (!seen) setFlash(reply, true, `${action} sent by ${by}; no worker has processed it yet`);
         else
           setFlash(
@@ -335,28 +377,32 @@ export async function buildConsole(o: ConsoleOptions): Promise<FastifyInstance> 
       return reply.redirect(back, 303);
     },
   );
+}
 
-  /** Waits for the loop to record the signal (the loop stamps it with workflow time, after `sentAt`). */
-  const confirm = async (
-    id: string,
-    name: SignalName,
-    by: string,
-    sentAt: number,
-  ): Promise<{ applied: boolean; note: string; state?: LoopState } | undefined> => {
-    const end = Date.now() + (o.confirmMs ?? 5000);
-    while (Date.now() < end) {
-      const state = await withClient((c) => getLoopStatus(c, id)).catch(() => undefined);
-      const event = state?.signals
-        .slice()
-        .reverse()
-        .find((s) => s.name === name && s.by === by && Date.parse(s.at) >= sentAt - 2000);
-      if (event) return { applied: event.applied, note: event.note, state };
-      if (state?.result?.by === by) return { applied: true, note: state.result.reason, state };
-      await sleep(200);
-    }
-    return undefined;
-  };
+/** Waits for the loop to record the signal (the loop stamps it with workflow time, after `sentAt`). */
+async function confirm(
+  { o, withClient }: ConsoleParts,
+  id: string,
+  name: SignalName,
+  by: string,
+  sentAt: number,
+): Promise<{ applied: boolean; note: string; state?: LoopState } | undefined> {
+  const end = Date.now() + (o.confirmMs ?? 5000);
+  while (Date.now() < end) {
+    const state = await withClient((c) => getLoopStatus(c, id)).catch(() => undefined);
+    const event = state?.signals
+      .slice()
+      .reverse()
+      .find((s) => s.name === name && s.by === by && Date.parse(s.at) >= sentAt - 2000);
+    if (event) return { applied: event.applied, note: event.note, state };
+    if (state?.result?.by === by) return { applied: true, note: state.result.reason, state };
+    await sleep(200);
+  }
+  return undefined;
+}
 
+/** Unblocks a project's task (the `unblock` update), with the project's answer as the flash message. */
+function registerUnblock({ log, app, withClient, setFlash }: ConsoleParts): void {
   const Unblock = z.object({
     taskId: z.string().min(1).max(200),
     by: z.string().trim().min(1, 'say who decides').max(100),
@@ -394,11 +440,6 @@ export async function buildConsole(o: ConsoleOptions): Promise<FastifyInstance> 
       return reply.redirect(back, 303);
     },
   );
-
-  app.setNotFoundHandler((req, reply) =>
-    sendHtml(reply, errorPage('not found', `nothing at ${req.url.split('?')[0]}`, {}), 404),
-  );
-  return app;
 }
 
 /** Addresses that only this machine can reach. */
