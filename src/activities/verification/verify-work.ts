@@ -124,18 +124,7 @@ const MAX_CHANGES = 100;
  */
 export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResult> {
   const t0 = Date.now();
-  const ctx = activityContext();
-  const manifest = readManifest(input.stateDir, input.loopId);
-  if (!manifest) throw new VerificationBaselineMissingError(input.stateDir, input.loopId);
-  const trusted = input.integrity;
-  if (trusted) {
-    if (sha256File(manifestFile(input.stateDir, input.loopId)) !== trusted.manifestSha256)
-      throw new VerificationBaselineChangedError('manifest');
-    if (trusted.archiveSha256 && sha256File(manifest.baseline.ref) !== trusted.archiveSha256)
-      throw new VerificationBaselineChangedError('baseline archive');
-    // The ref lives in the workspace's repository: trust the commit recorded in history, not the ref.
-    if (trusted.commit) manifest.baseline.commit = trusted.commit;
-  }
+  const manifest = trustedManifest(input);
   const at = (label: string) => ({
     workspace: input.workspace,
     stateDir: input.stateDir,
@@ -155,14 +144,7 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
     checkpointContents(at(BASELINE_LABEL), base, wanted),
     checkpointContents(at(postLabel), work, wanted),
   ]);
-  const sections: Record<string, string[]> = {};
-  const merged: Record<string, string> = {};
-  for (const p of changed.filter(isSectionFile)) {
-    if (work.files[p] === undefined) continue;
-    const c = compareSections(p, before[p] ?? '', after[p] ?? '');
-    sections[p] = c.changed;
-    if (c.merged !== undefined) merged[p] = c.merged;
-  }
+  const { sections, merged } = sectionChanges(changed.filter(isSectionFile), work, before, after);
   const plan = classifyWork({
     baseline: base.files,
     current: work.files,
@@ -184,14 +166,13 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
     durationMs: 0,
   };
   if (plan.protectedChanges.length) {
+    // The protected files' diff, for the human who reads the gate.
     const protectedPaths = plan.protectedChanges.map((c) => c.path);
     const [was, now] = await Promise.all([
       checkpointContents(at(BASELINE_LABEL), base, protectedPaths),
       checkpointContents(at(postLabel), work, protectedPaths),
     ]);
-    result.diffPath = path.join(dir, 'protected.diff');
-    fs.writeFileSync(result.diffPath, protectedPaths.map((p) => fileDiff(p, was[p], now[p])).join(''));
-    result.diffSummary = diffStat(protectedPaths, was, now);
+    Object.assign(result, writeProtectedDiff(dir, protectedPaths, was, now));
   }
 
   // Runner, lint or CI configuration the repository's .gitignore hides is in no checkpoint, yet the runner reads it in
@@ -203,56 +184,7 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
     result.ran = true;
     const tree = await buildTree(input, manifest, work, postLabel, plan, merged);
     try {
-      const heartbeat = ctx ? (p: unknown) => beat(ctx, p) : undefined;
-      const signal = ctx?.cancellationSignal;
-      const [check, ...verdicts] = await Promise.all([
-        input.command
-          ? runCheckCommand({
-              command: input.command,
-              cwd: tree.cwd,
-              loopId: input.loopId,
-              timeoutSeconds: input.timeoutSeconds,
-              outputPath: path.join(dir, 'check.log'),
-              errPath: path.join(dir, 'check.stderr.log'),
-              onHeartbeat: heartbeat,
-              signal,
-            })
-          : Promise.resolve(undefined),
-        ...input.gates.map((gate) =>
-          runGateIn({
-            workspace: tree.cwd,
-            gate,
-            thresholds: gate.thresholds as GateThresholds,
-            logDir: path.join(dir, 'gates'),
-            onHeartbeat: heartbeat,
-            signal,
-          }).catch((e: unknown): GateVerdict => {
-            if ((e as Error)?.name === 'CancelledFailure') throw e;
-            return gateCouldNotRun(gate, (e as Error)?.message ?? String(e));
-          }),
-        ),
-      ]);
-      if (check)
-        result.check = {
-          passed: check.passed,
-          exitCode: check.exitCode,
-          timedOut: check.timedOut,
-          durationMs: check.durationMs,
-          outputPath: check.outputPath,
-        };
-      result.verdicts = verdicts.map((v) => ({ name: v.name, passed: v.passed, message: v.message }));
-      result.passed = (check?.passed ?? true) && verdicts.every((v) => v.passed);
-      // Configuration hidden by .gitignore counts as a protected change when the original run fails without it.
-      if (!result.passed)
-        for (const p of hidden)
-          if (!result.protectedChanges.some((c) => c.path === p))
-            result.protectedChanges.push({ path: p, change: 'added', kind: conventionKind(p) ?? 'runner_config' });
-      const firstFailed = verdicts.find((v) => !v.passed);
-      if (check && !check.passed) result.failureTail = check.outputTail.slice(-1500);
-      else if (firstFailed)
-        result.failureTail = `${firstFailed.name}: ${firstFailed.message}\n${tail(firstFailed.outputPath)}`
-          .trim()
-          .slice(-1500);
+      await runOriginalChecks(input, tree.cwd, dir, result, hidden);
     } finally {
       const t = Date.now();
       await tree.remove();
@@ -263,6 +195,115 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
   result.durationMs = Date.now() - t0;
   writeJsonAtomic(resultFile(input.stateDir, input.loopId, input.iteration), { ...result, plan, merged });
   return result;
+}
+
+/** The changed sections of each multi-purpose file (package.json, pyproject...), and its merge when one is possible. */
+function sectionChanges(
+  files: string[],
+  work: CheckpointFiles,
+  before: Record<string, string | undefined>,
+  after: Record<string, string | undefined>,
+): { sections: Record<string, string[]>; merged: Record<string, string> } {
+  const sections: Record<string, string[]> = {};
+  const merged: Record<string, string> = {};
+  for (const p of files) {
+    if (work.files[p] === undefined) continue;
+    const c = compareSections(p, before[p] ?? '', after[p] ?? '');
+    sections[p] = c.changed;
+    if (c.merged !== undefined) merged[p] = c.merged;
+  }
+  return { sections, merged };
+}
+
+/** Writes `protected.diff` of the protected files; returns its path and its one-line summary. */
+function writeProtectedDiff(
+  dir: string,
+  paths: string[],
+  was: Record<string, string | undefined>,
+  now: Record<string, string | undefined>,
+): Pick<VerifyWorkResult, 'diffPath' | 'diffSummary'> {
+  const diffPath = path.join(dir, 'protected.diff');
+  fs.writeFileSync(diffPath, paths.map((p) => fileDiff(p, was[p], now[p])).join(''));
+  return { diffPath, diffSummary: diffStat(paths, was, now) };
+}
+
+/** The loop's verification manifest, checked against the fingerprints history recorded at loop start. */
+function trustedManifest(input: VerifyWorkInput): VerificationManifest {
+  const manifest = readManifest(input.stateDir, input.loopId);
+  if (!manifest) throw new VerificationBaselineMissingError(input.stateDir, input.loopId);
+  const trusted = input.integrity;
+  if (trusted) {
+    if (sha256File(manifestFile(input.stateDir, input.loopId)) !== trusted.manifestSha256)
+      throw new VerificationBaselineChangedError('manifest');
+    if (trusted.archiveSha256 && sha256File(manifest.baseline.ref) !== trusted.archiveSha256)
+      throw new VerificationBaselineChangedError('baseline archive');
+    // The ref lives in the workspace's repository: trust the commit recorded in history, not the ref.
+    if (trusted.commit) manifest.baseline.commit = trusted.commit;
+  }
+  return manifest;
+}
+
+/**
+ * Runs the completion command and the gates in the verification tree at `cwd` and records their verdict in `result`
+ * (configuration hidden by .gitignore counts as a protected change when the original run fails without it).
+ */
+async function runOriginalChecks(
+  input: VerifyWorkInput,
+  cwd: string,
+  dir: string,
+  result: VerifyWorkResult,
+  hidden: string[],
+): Promise<void> {
+  const ctx = activityContext();
+  const heartbeat = ctx ? (p: unknown) => beat(ctx, p) : undefined;
+  const signal = ctx?.cancellationSignal;
+  const [check, ...verdicts] = await Promise.all([
+    input.command
+      ? runCheckCommand({
+          command: input.command,
+          cwd,
+          loopId: input.loopId,
+          timeoutSeconds: input.timeoutSeconds,
+          outputPath: path.join(dir, 'check.log'),
+          errPath: path.join(dir, 'check.stderr.log'),
+          onHeartbeat: heartbeat,
+          signal,
+        })
+      : Promise.resolve(undefined),
+    ...input.gates.map((gate) =>
+      runGateIn({
+        workspace: cwd,
+        gate,
+        thresholds: gate.thresholds as GateThresholds,
+        logDir: path.join(dir, 'gates'),
+        onHeartbeat: heartbeat,
+        signal,
+      }).catch((e: unknown): GateVerdict => {
+        if ((e as Error)?.name === 'CancelledFailure') throw e;
+        return gateCouldNotRun(gate, (e as Error)?.message ?? String(e));
+      }),
+    ),
+  ]);
+  if (check)
+    result.check = {
+      passed: check.passed,
+      exitCode: check.exitCode,
+      timedOut: check.timedOut,
+      durationMs: check.durationMs,
+      outputPath: check.outputPath,
+    };
+  result.verdicts = verdicts.map((v) => ({ name: v.name, passed: v.passed, message: v.message }));
+  result.passed = (check?.passed ?? true) && verdicts.every((v) => v.passed);
+  if (!result.passed)
+    for (const p of hidden)
+      if (!result.protectedChanges.some((c) => c.path === p))
+        result.protectedChanges.push({ path: p, change: 'added', kind: conventionKind(p) ?? 'runner_config' });
+  const firstFailed = verdicts.find((v) => !v.passed);
+  if (check && !check.passed) result.failureTail = check.outputTail.slice(-1500);
+  else if (firstFailed)
+    result.failureTail = `${firstFailed.name}: ${firstFailed.message}\n${tail(firstFailed.outputPath)}`
+      .trim()
+      .slice(-1500);
 }
 
 /** The baseline's files: from the trusted commit (git), or the archive's manifest. */
