@@ -28,20 +28,39 @@ const tokensOf = (u: { inputTokens?: number; outputTokens?: number } | undefined
 
 /** Builds iteration `f.n`'s record and next-prompt feedback, and records both in the machine. */
 export function recordIteration(ctx: LoopContext, f: IterationFacts, j: Judgement): Recorded {
-  const { m, input, tracker } = ctx;
+  const { m } = ctx;
+  const agent = f.run.result;
+  const record = buildRecord(f, j);
+  const iterTokens = tokensOf(agent?.usage);
+  const earlier = m.state.records.map((r) => tokensOf(r.agent.usage)).filter((t): t is number => t !== undefined);
+  if (
+    isSuspiciousClaim(
+      { claimed: j.claimed, claimedFiles: agent?.claimedFiles.length ?? 0, tokens: iterTokens },
+      earlier,
+    )
+  )
+    record.flags = ['suspicious_claim'];
+  if (ctx.tracker) addDetections(record, f, j);
+  const r = iterationFeedback(ctx, f, j, record, iterTokens);
+  m.recordIteration(record, r.feedback, nowIso());
+  return { record, streak: r.streak, maxRetries: r.maxRetries, failedGates: r.failedGates, budget: r.budget };
+}
+
+/** How the iteration ended, as its record says. */
+function outcomeOf(f: IterationFacts, j: Judgement): IterationOutcome {
+  const { run } = f;
+  const agent = run.result;
+  if (j.completed) return 'completed';
+  if (run.timedOut) return 'agent_timeout';
+  if (run.failure || (agent && agent.exitCode !== 0)) return 'agent_failed';
+  return j.claimed ? 'claim_rejected' : 'continue';
+}
+
+/** The iteration's record: the agent's run, the check, the gates. */
+function buildRecord(f: IterationFacts, j: Judgement): IterationRecord {
   const { n, run } = f;
   const agent = run.result;
-  const { check, verdicts, command, gatesWallMs } = f.verification;
-  const { claimed, completed, decision, rejected } = j;
-  const outcome: IterationOutcome = completed
-    ? 'completed'
-    : run.timedOut
-      ? 'agent_timeout'
-      : run.failure || (agent && agent.exitCode !== 0)
-        ? 'agent_failed'
-        : claimed
-          ? 'claim_rejected'
-          : 'continue';
+  const { check, verdicts, gatesWallMs } = f.verification;
   const record: IterationRecord = {
     n,
     startedAt: f.startedAt,
@@ -49,7 +68,7 @@ export function recordIteration(ctx: LoopContext, f: IterationFacts, j: Judgemen
     agent: {
       exitCode: agent?.exitCode ?? null,
       durationMs: agent?.durationMs ?? 0,
-      claimed,
+      claimed: j.claimed,
       claimVia: agent?.claim.via,
       failure: run.failure,
       timedOut: run.timedOut || undefined,
@@ -66,7 +85,7 @@ export function recordIteration(ctx: LoopContext, f: IterationFacts, j: Judgemen
           timedOut: check.timedOut || undefined,
         }
       : undefined,
-    outcome,
+    outcome: outcomeOf(f, j),
     artifactDir: agent?.artifactDir ?? '',
   };
   if (verdicts) {
@@ -79,26 +98,40 @@ export function recordIteration(ctx: LoopContext, f: IterationFacts, j: Judgemen
     }));
     record.quality = j.quality;
     record.gatesWallMs = gatesWallMs;
-    if (rejected) record.rejected = true;
+    if (j.rejected) record.rejected = true;
   }
-  const iterTokens = tokensOf(agent?.usage);
-  const earlier = m.state.records.map((r) => tokensOf(r.agent.usage)).filter((t): t is number => t !== undefined);
-  if (isSuspiciousClaim({ claimed, claimedFiles: agent?.claimedFiles.length ?? 0, tokens: iterTokens }, earlier))
-    record.flags = ['suspicious_claim'];
+  return record;
+}
 
-  if (tracker) {
-    record.changes = f.inspected?.changes;
-    record.level = f.plan.reinforcement?.level;
-    record.checkpoints = {
-      pre: agent?.checkpoint ? preLabel(n) : undefined,
-      post: f.inspected ? postLabel(n) : undefined,
-    };
-    if (decision?.types.length) {
-      record.detections = decision.types;
-      record.verdict = decision.verdict;
-    }
-    if (decision?.overrideClaim) record.claimOverridden = true;
+/** The anti-laziness layer's part of the record: changes, level, checkpoints, findings, an overridden claim. */
+function addDetections(record: IterationRecord, f: IterationFacts, j: Judgement): void {
+  const { decision } = j;
+  record.changes = f.inspected?.changes;
+  record.level = f.plan.reinforcement?.level;
+  record.checkpoints = {
+    pre: f.run.result?.checkpoint ? preLabel(f.n) : undefined,
+    post: f.inspected ? postLabel(f.n) : undefined,
+  };
+  if (decision?.types.length) {
+    record.detections = decision.types;
+    record.verdict = decision.verdict;
   }
+  if (decision?.overrideClaim) record.claimOverridden = true;
+}
+
+/** The next prompt's feedback: the check's, the gates', a suspicious claim, the budget, tampering, the detectors'. */
+function iterationFeedback(
+  ctx: LoopContext,
+  f: IterationFacts,
+  j: Judgement,
+  record: IterationRecord,
+  iterTokens: number | undefined,
+): Omit<Recorded, 'record'> & { feedback: string[] } {
+  const { m, input } = ctx;
+  const { run } = f;
+  const agent = run.result;
+  const { check, verdicts, command } = f.verification;
+  const { claimed, completed, decision, rejected } = j;
   let feedback = completed
     ? []
     : feedbackFor({
@@ -158,6 +191,5 @@ export function recordIteration(ctx: LoopContext, f: IterationFacts, j: Judgemen
     feedback.push(...decision.feedback);
     feedback = rotateFeedback(feedback, MAX_FEEDBACK_CHARS);
   }
-  m.recordIteration(record, feedback, nowIso());
-  return { record, streak, maxRetries, failedGates, budget };
+  return { feedback, streak, maxRetries, failedGates, budget };
 }
