@@ -145,40 +145,7 @@ function sharedActivities(input: ResolvedLoopInput, host: ActivityOptions = {}):
       })
     : undefined;
   const persistState = hostLocal?.persistState ?? localPersistState;
-  // The agent: startToClose is the iteration timeout; the heartbeat timeout catches a dead worker early. Retries are
-  // for infrastructure (a killed worker); an AgentTimeout (our own deadline) is an outcome, not retried.
-  const rawRunAgentFor = (timeoutSeconds: number) =>
-    proxyActivities<Acts>({
-      ...host,
-      startToCloseTimeout: `${timeoutSeconds} seconds`,
-      heartbeatTimeout: liveness,
-      // Wait for the agent's process group to be killed before the workflow moves on after an abort.
-      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-      retry: {
-        maximumAttempts: input.agentMaxAttempts,
-        initialInterval: '1 second',
-        backoffCoefficient: 2,
-        maximumInterval: '1 minute',
-        nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES, ErrorTypes.AgentTimeout],
-      },
-    }).runAgent;
-  // A routed agent's profile may give it a longer iteration timeout: same options, another startToClose.
-  // A fused iteration (`then`): the agent keeps its own deadline, and the activity's limit also covers the detection
-  // pass (as long as its local activity had) and the check (its own timeout plus a minute).
-  const runAgentFor =
-    (timeoutSeconds: number): Acts['runAgent'] =>
-    (i) =>
-      rawRunAgentFor(timeoutSeconds).executeWithOptions(
-        {
-          summary: `iteration ${i.iteration}: run ${i.agent.adapter} (timeout ${minutes(timeoutSeconds)}${i.run > 1 ? `, run ${i.run}` : ''})${i.then?.check ? `, then check \`${clip(i.then.check.command, 40)}\`` : ''}`,
-          ...(i.then
-            ? {
-                startToCloseTimeout: `${timeoutSeconds + (i.then.inspect ? 300 : 0) + (i.then.check ? i.then.check.timeoutSeconds + 60 : 0)} seconds`,
-              }
-            : {}),
-        },
-        [i.then ? { ...i, then: { ...i.then, agentTimeoutSeconds: timeoutSeconds } } : i],
-      );
+  const runAgentFor = agentRunner(input, host, liveness);
   // The completion command: its own timeout plus a minute to start and collect output.
   const { checkCompletion } = proxyActivities<Acts>({
     ...host,
@@ -215,26 +182,7 @@ function sharedActivities(input: ResolvedLoopInput, host: ActivityOptions = {}):
       heartbeatTimeout: liveness,
       retry: { maximumAttempts: gate.maxAttempts ?? 2, initialInterval: '1 second' },
     }).runGate;
-  // Verification (patch verification-v1): the baseline is a checkpoint and a file listing; the verification run is the
-  // completion command and every gate at once in a verification tree, so its limit is the longest of them plus time
-  // to build and remove the tree. The liveness timer beats throughout, building the tree included.
-  const { recordVerificationBaseline, revertProtectedChanges } = proxyActivities<Acts>({
-    ...host,
-    startToCloseTimeout: '10 minutes',
-    heartbeatTimeout: liveness,
-    retry: { maximumAttempts: 3, initialInterval: '1 second' },
-  });
-  const longestCheck = Math.max(
-    input.completion.timeoutSeconds,
-    ...(input.gates?.gates ?? []).filter((g) => g.enabled).map((g) => g.timeoutSeconds),
-  );
-  const { verifyWork } = proxyActivities<Acts>({
-    ...host,
-    startToCloseTimeout: `${longestCheck + 300} seconds`,
-    heartbeatTimeout: liveness,
-    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-    retry: { maximumAttempts: 2, initialInterval: '1 second' },
-  });
+  const { recordVerificationBaseline, revertProtectedChanges, verifyWork } = verificationProxies(input, host, liveness);
   // Summaries: what the Temporal Web UI's timeline shows for each call ("iteration 7: run claude-code (timeout
   // 30m)"). They are metadata of the scheduling command, not part of it: replay ignores them, so no patch is needed.
   return {
@@ -260,6 +208,75 @@ function sharedActivities(input: ResolvedLoopInput, host: ActivityOptions = {}):
     revertProtectedChanges: (i) =>
       revertProtectedChanges.executeWithOptions({ summary: 'verification: revert protected changes' }, [i]),
   };
+}
+
+/**
+ * The agent's activity, for a given iteration timeout (a routed agent's profile may give it a longer one). The
+ * heartbeat timeout catches a dead worker early.
+ */
+function agentRunner(
+  input: ResolvedLoopInput,
+  host: ActivityOptions,
+  liveness: number,
+): (timeoutSeconds: number) => Acts['runAgent'] {
+  // The agent: startToClose is the iteration timeout; the heartbeat timeout catches a dead worker early. Retries are
+  // for infrastructure (a killed worker); an AgentTimeout (our own deadline) is an outcome, not retried.
+  const rawRunAgentFor = (timeoutSeconds: number) =>
+    proxyActivities<Acts>({
+      ...host,
+      startToCloseTimeout: `${timeoutSeconds} seconds`,
+      heartbeatTimeout: liveness,
+      // Wait for the agent's process group to be killed before the workflow moves on after an abort.
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+      retry: {
+        maximumAttempts: input.agentMaxAttempts,
+        initialInterval: '1 second',
+        backoffCoefficient: 2,
+        maximumInterval: '1 minute',
+        nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES, ErrorTypes.AgentTimeout],
+      },
+    }).runAgent;
+  // A routed agent's profile may give it a longer iteration timeout: same options, another startToClose.
+  // A fused iteration (`then`): the agent keeps its own deadline, and the activity's limit also covers the detection
+  // pass (as long as its local activity had) and the check (its own timeout plus a minute).
+  return (timeoutSeconds: number): Acts['runAgent'] =>
+    (i) =>
+      rawRunAgentFor(timeoutSeconds).executeWithOptions(
+        {
+          summary: `iteration ${i.iteration}: run ${i.agent.adapter} (timeout ${minutes(timeoutSeconds)}${i.run > 1 ? `, run ${i.run}` : ''})${i.then?.check ? `, then check \`${clip(i.then.check.command, 40)}\`` : ''}`,
+          ...(i.then
+            ? {
+                startToCloseTimeout: `${timeoutSeconds + (i.then.inspect ? 300 : 0) + (i.then.check ? i.then.check.timeoutSeconds + 60 : 0)} seconds`,
+              }
+            : {}),
+        },
+        [i.then ? { ...i, then: { ...i.then, agentTimeoutSeconds: timeoutSeconds } } : i],
+      );
+}
+
+/** The verification activities: recording the baseline, verifying on the original checks, reverting protected edits. */
+function verificationProxies(input: ResolvedLoopInput, host: ActivityOptions, liveness: number) {
+  // Verification (patch verification-v1): the baseline is a checkpoint and a file listing; the verification run is the
+  // completion command and every gate at once in a verification tree, so its limit is the longest of them plus time
+  // to build and remove the tree. The liveness timer beats throughout, building the tree included.
+  const { recordVerificationBaseline, revertProtectedChanges } = proxyActivities<Acts>({
+    ...host,
+    startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: liveness,
+    retry: { maximumAttempts: 3, initialInterval: '1 second' },
+  });
+  const longestCheck = Math.max(
+    input.completion.timeoutSeconds,
+    ...(input.gates?.gates ?? []).filter((g) => g.enabled).map((g) => g.timeoutSeconds),
+  );
+  const { verifyWork } = proxyActivities<Acts>({
+    ...host,
+    startToCloseTimeout: `${longestCheck + 300} seconds`,
+    heartbeatTimeout: liveness,
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    retry: { maximumAttempts: 2, initialInterval: '1 second' },
+  });
+  return { recordVerificationBaseline, revertProtectedChanges, verifyWork };
 }
 
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s).replace(/\s+/g, ' ');
