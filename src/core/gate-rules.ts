@@ -110,15 +110,7 @@ const pct = (n: number): string => `${Math.round(n * 10) / 10}%`;
  */
 export function evaluateGate(run: GateRun, t: GateThresholds): GateVerdict {
   const base = { name: run.name, kind: run.kind, durationMs: run.durationMs, outputPath: run.outputPath };
-  const fail = (expected: string, actual: string, message: string, items: GateItem[] = [], score = 0): GateVerdict => ({
-    ...base,
-    passed: false,
-    expected,
-    actual,
-    message,
-    items: items.slice(0, MAX_ITEMS),
-    score,
-  });
+  const fail = failWith(base);
   if (run.startError)
     return fail('the command runs', 'could not start', `${run.name}: could not start: ${run.startError}`);
   if (run.timedOut) return fail('finishes in time', 'timed out', `${run.name}: timed out (never counts as passing)`);
@@ -129,107 +121,136 @@ export function evaluateGate(run: GateRun, t: GateThresholds): GateVerdict {
       'unparseable',
       `${run.name}: output could not be parsed (${p.parseError}); raw output: ${run.outputPath}`,
     );
-
-  switch (run.kind) {
-    case 'lint': {
-      const maxE = t.maxErrors ?? 0;
-      const maxW = t.maxWarnings ?? Infinity;
-      const e = p.errors ?? 0;
-      const w = p.warnings ?? 0;
-      const expected = `<= ${maxE} errors, <= ${maxW === Infinity ? '∞' : maxW} warnings`;
-      const actual = `${e} errors, ${w} warnings`;
-      if (e <= maxE && w <= maxW) return pass(base, expected, actual);
-      const score = Math.max(
-        0,
-        1 - (Math.max(0, e - maxE) * 5 + Math.max(0, w - (maxW === Infinity ? w : maxW))) / 100,
-      );
-      return fail(
-        expected,
-        actual,
-        `Linting failed: ${actual}. Project requires: max ${maxE} errors, max ${maxW} warnings.`,
-        p.items,
-        score,
-      );
-    }
-    case 'test': {
-      const s = p.tests;
-      if (!s) return fail('a test summary', 'none', `${run.name}: no test results found in the output`);
-      const min = t.minPassRate ?? 100;
-      const ran = s.passed + s.failed;
-      // No test ran at all: never a pass (an agent deleting every test must not pass the gate).
-      if (ran === 0) return fail(`>= ${min}% of tests pass`, 'no tests ran', `${run.name}: no tests ran`);
-      const rate = (s.passed / ran) * 100;
-      const expected = `>= ${min}% pass rate`;
-      const actual = `${s.failed} of ${ran} failing (${pct(rate)} pass)`;
-      // Runners exit non-zero on any failure; a tolerated failure rate still passes. A clean run must exit 0.
-      if (rate >= min && (run.exitCode === 0 || s.failed > 0)) return pass(base, expected, actual);
-      if (rate >= min && s.failed === 0)
-        return fail(
-          expected,
-          `${actual}, exit ${run.exitCode}`,
-          `${run.name}: all tests passed but the runner exited ${run.exitCode}`,
-          p.items,
-          0.9,
-        );
-      return fail(
-        expected,
-        actual,
-        `${s.failed} of ${ran} tests failing. Project requires: ${min}% pass rate. Current pass rate: ${pct(rate)}.`,
-        p.items,
-        rate / 100,
-      );
-    }
-    case 'coverage': {
-      const c = p.coverage;
-      const th = t.coverage;
-      if (!c) return fail('a coverage report', 'none', `${run.name}: no coverage report found`);
-      if (!th) return pass(base, 'no threshold', `lines ${pct(c.lines.pct)}`);
-      const gaps = (['lines', 'branches', 'functions', 'statements'] as const)
-        .map((k) => ({ k, need: th[k], have: c[k] }))
-        // Compare counts: covered*100 >= need*total (pct alone is 100 when total is 0).
-        .filter((g) => g.have.covered * 100 < g.need * g.have.total);
-      const expected = `lines ${th.lines}%, branches ${th.branches}%, functions ${th.functions}%, statements ${th.statements}%`;
-      const actual = `lines ${pct(c.lines.pct)}, branches ${pct(c.branches.pct)}, functions ${pct(c.functions.pct)}, statements ${pct(c.statements.pct)}`;
-      if (!gaps.length) return pass(base, expected, actual);
-      const items: GateItem[] = (c.files ?? []).map((f) => ({
-        file: f.file,
-        severity: 'warning',
-        message: `lines ${pct(f.linesPct)}`,
-      }));
-      const worst = gaps.reduce((a, b) => (b.need - b.have.pct > a.need - a.have.pct ? b : a));
-      const msg = `Code coverage below threshold: ${gaps.map((g) => `${g.k} ${pct(g.have.pct)} < ${g.need}% (gap ${pct(g.need - g.have.pct)}, ${g.have.covered}/${g.have.total})`).join('; ')}.`;
-      return fail(expected, actual, msg, items, Math.max(0, worst.have.pct / worst.need));
-    }
-    case 'audit': {
-      const a = p.audit;
-      if (!a) return fail('an audit report', 'none', `${run.name}: no audit report found`);
-      const max = t.maxSeverity ?? 'moderate';
-      const expected = `no advisory above ${max}`;
-      const actual = `max severity ${a.maxSeverity}`;
-      if (Severities.indexOf(a.maxSeverity) <= Severities.indexOf(max)) return pass(base, expected, actual);
-      return fail(
-        expected,
-        actual,
-        `Security audit failed: advisories up to ${a.maxSeverity} (allowed: ${max}).`,
-        p.items,
-        0.5,
-      );
-    }
-    default: {
-      // build, typecheck, custom: errors counted by the parser if any, and the exit code must be 0.
-      const maxE = t.maxErrors ?? 0;
-      const e = p.errors ?? (run.exitCode === 0 ? 0 : 1);
-      const expected = `exit 0${p.errors !== undefined ? `, <= ${maxE} errors` : ''}`;
-      const actual = `exit ${run.exitCode}${p.errors !== undefined ? `, ${e} errors` : ''}`;
-      if (run.exitCode === 0 && e <= maxE) return pass(base, expected, actual);
-      const what =
-        run.kind === 'custom'
-          ? `${run.name} failed`
-          : `${run.kind === 'typecheck' ? 'Type check' : 'Build'} failed with ${e} ${e === 1 ? 'error' : 'errors'}`;
-      return fail(expected, actual, `${what} (${actual}).`, p.items, Math.max(0, 1 - e / 50));
-    }
-  }
+  const judge = { lint: lintVerdict, test: testVerdict, coverage: coverageVerdict, audit: auditVerdict }[
+    run.kind as 'lint' | 'test' | 'coverage' | 'audit'
+  ];
+  return (judge ?? exitVerdict)(run, t, base, fail);
 }
+
+type VerdictBase = Pick<GateVerdict, 'name' | 'kind' | 'durationMs' | 'outputPath'>;
+type Fail = (expected: string, actual: string, message: string, items?: GateItem[], score?: number) => GateVerdict;
+type Judge = (run: GateRun, t: GateThresholds, base: VerdictBase, fail: Fail) => GateVerdict;
+
+/** A failed verdict of the gate: what was expected, what was found, why, the items (capped) and a score. */
+const failWith =
+  (base: VerdictBase): Fail =>
+  (expected, actual, message, items = [], score = 0) => ({
+    ...base,
+    passed: false,
+    expected,
+    actual,
+    message,
+    items: items.slice(0, MAX_ITEMS),
+    score,
+  });
+
+/** A lint gate: errors and warnings within their limits. */
+const lintVerdict: Judge = (run, t, base, fail) => {
+  const p = run.parsed;
+  const maxE = t.maxErrors ?? 0;
+  const maxW = t.maxWarnings ?? Infinity;
+  const e = p.errors ?? 0;
+  const w = p.warnings ?? 0;
+  const expected = `<= ${maxE} errors, <= ${maxW === Infinity ? '∞' : maxW} warnings`;
+  const actual = `${e} errors, ${w} warnings`;
+  if (e <= maxE && w <= maxW) return pass(base, expected, actual);
+  const score = Math.max(0, 1 - (Math.max(0, e - maxE) * 5 + Math.max(0, w - (maxW === Infinity ? w : maxW))) / 100);
+  return fail(
+    expected,
+    actual,
+    `Linting failed: ${actual}. Project requires: max ${maxE} errors, max ${maxW} warnings.`,
+    p.items,
+    score,
+  );
+};
+
+/** A test gate: the pass rate (never a pass when no test ran), and a clean run exits 0. */
+const testVerdict: Judge = (run, t, base, fail) => {
+  const p = run.parsed;
+  const s = p.tests;
+  if (!s) return fail('a test summary', 'none', `${run.name}: no test results found in the output`);
+  const min = t.minPassRate ?? 100;
+  const ran = s.passed + s.failed;
+  // No test ran at all: never a pass (an agent deleting every test must not pass the gate).
+  if (ran === 0) return fail(`>= ${min}% of tests pass`, 'no tests ran', `${run.name}: no tests ran`);
+  const rate = (s.passed / ran) * 100;
+  const expected = `>= ${min}% pass rate`;
+  const actual = `${s.failed} of ${ran} failing (${pct(rate)} pass)`;
+  // Runners exit non-zero on any failure; a tolerated failure rate still passes. A clean run must exit 0.
+  if (rate >= min && (run.exitCode === 0 || s.failed > 0)) return pass(base, expected, actual);
+  if (rate >= min && s.failed === 0)
+    return fail(
+      expected,
+      `${actual}, exit ${run.exitCode}`,
+      `${run.name}: all tests passed but the runner exited ${run.exitCode}`,
+      p.items,
+      0.9,
+    );
+  return fail(
+    expected,
+    actual,
+    `${s.failed} of ${ran} tests failing. Project requires: ${min}% pass rate. Current pass rate: ${pct(rate)}.`,
+    p.items,
+    rate / 100,
+  );
+};
+
+/** A coverage gate: each measure at or above its threshold, compared on counts. */
+const coverageVerdict: Judge = (run, t, base, fail) => {
+  const p = run.parsed;
+  const c = p.coverage;
+  const th = t.coverage;
+  if (!c) return fail('a coverage report', 'none', `${run.name}: no coverage report found`);
+  if (!th) return pass(base, 'no threshold', `lines ${pct(c.lines.pct)}`);
+  const gaps = (['lines', 'branches', 'functions', 'statements'] as const)
+    .map((k) => ({ k, need: th[k], have: c[k] }))
+    // Compare counts: covered*100 >= need*total (pct alone is 100 when total is 0).
+    .filter((g) => g.have.covered * 100 < g.need * g.have.total);
+  const expected = `lines ${th.lines}%, branches ${th.branches}%, functions ${th.functions}%, statements ${th.statements}%`;
+  const actual = `lines ${pct(c.lines.pct)}, branches ${pct(c.branches.pct)}, functions ${pct(c.functions.pct)}, statements ${pct(c.statements.pct)}`;
+  if (!gaps.length) return pass(base, expected, actual);
+  const items: GateItem[] = (c.files ?? []).map((f) => ({
+    file: f.file,
+    severity: 'warning',
+    message: `lines ${pct(f.linesPct)}`,
+  }));
+  const worst = gaps.reduce((a, b) => (b.need - b.have.pct > a.need - a.have.pct ? b : a));
+  const msg = `Code coverage below threshold: ${gaps.map((g) => `${g.k} ${pct(g.have.pct)} < ${g.need}% (gap ${pct(g.need - g.have.pct)}, ${g.have.covered}/${g.have.total})`).join('; ')}.`;
+  return fail(expected, actual, msg, items, Math.max(0, worst.have.pct / worst.need));
+};
+
+/** An audit gate: no advisory above the allowed severity. */
+const auditVerdict: Judge = (run, t, base, fail) => {
+  const p = run.parsed;
+  const a = p.audit;
+  if (!a) return fail('an audit report', 'none', `${run.name}: no audit report found`);
+  const max = t.maxSeverity ?? 'moderate';
+  const expected = `no advisory above ${max}`;
+  const actual = `max severity ${a.maxSeverity}`;
+  if (Severities.indexOf(a.maxSeverity) <= Severities.indexOf(max)) return pass(base, expected, actual);
+  return fail(
+    expected,
+    actual,
+    `Security audit failed: advisories up to ${a.maxSeverity} (allowed: ${max}).`,
+    p.items,
+    0.5,
+  );
+};
+
+/** Build, typecheck and custom gates: errors counted by the parser if any, and the exit code must be 0. */
+const exitVerdict: Judge = (run, t, base, fail) => {
+  const p = run.parsed;
+  const maxE = t.maxErrors ?? 0;
+  const e = p.errors ?? (run.exitCode === 0 ? 0 : 1);
+  const expected = `exit 0${p.errors !== undefined ? `, <= ${maxE} errors` : ''}`;
+  const actual = `exit ${run.exitCode}${p.errors !== undefined ? `, ${e} errors` : ''}`;
+  if (run.exitCode === 0 && e <= maxE) return pass(base, expected, actual);
+  const what =
+    run.kind === 'custom'
+      ? `${run.name} failed`
+      : `${run.kind === 'typecheck' ? 'Type check' : 'Build'} failed with ${e} ${e === 1 ? 'error' : 'errors'}`;
+  return fail(expected, actual, `${what} (${actual}).`, p.items, Math.max(0, 1 - e / 50));
+};
 
 function pass(
   base: Pick<GateVerdict, 'name' | 'kind' | 'durationMs' | 'outputPath'>,
