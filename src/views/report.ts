@@ -146,39 +146,60 @@ export function renderReport(state: LoopState, events: InterventionEvent[]): str
   const p = state.persistence;
   const t = state.totals;
   const trajectory = trajectoryOf(state);
-  const final = trajectory[trajectory.length - 1];
-  const lines: string[] = [];
-  const section = (title: string, body: string[]): void => {
-    lines.push('', `## ${title}`, '', ...body);
-  };
-
-  const reason = state.result?.reason ?? state.pendingGate?.title;
-  lines.push(`# Ralph loop ${state.loopId}: ${state.status}${reason ? ` (${clip(reason, 200)})` : ''}`);
-
   const tokens = t ? `${t.inputTokens ?? 0} in / ${t.outputTokens ?? 0} out` : 'n/a';
-  section(
-    'Summary',
-    mdTable(
-      ['', ''],
+  const reason = state.result?.reason ?? state.pendingGate?.title;
+  const sections: [string, string[]][] = [
+    ['Summary', summaryTable(state, tokens)],
+    [
+      'Quality trajectory',
+      trajectory.length
+        ? ['```text', ...qualityBars(trajectory, p?.best), '```']
+        : ['No quality measurements (no quality gates ran).'],
+    ],
+    ['Best vs final', bestVsFinal(p, trajectory[trajectory.length - 1])],
+    [
+      'Regression events',
+      p?.regressions.length ? ['```text', ...p.regressions.flatMap(regressionLines), '```'] : ['None.'],
+    ],
+    ['Recovery attempts', recoveryTable(p?.recovery.history ?? [])],
+    ['Interventions', interventionsTable(events)],
+    ['Reinforcement', reinforcementLines(p)],
+    ...(p ? [['Agent profile', ['```text', ...profileView(p.profile), '```']] as [string, string[]]] : []),
+    [
+      'Cost',
       [
-        ['Iterations', `${state.iteration}${state.maxIterations ? ` of at most ${state.maxIterations}` : ''}`],
-        ['Agent', state.agent || 'n/a'],
-        ['Accepted by', state.result?.acceptedBy ?? (state.result ? 'not accepted' : 'still running')],
-        ['Tokens', tokens],
-        ['Cost', `$${(t?.costUsd ?? 0).toFixed(2)}`],
-        ['Duration', wallMs(state) ? formatMs(wallMs(state)) : 'n/a'],
-        ['Anti-laziness layer', p ? `on (level ${p.level})` : 'off'],
+        `- Tokens: ${tokens}`,
+        `- Cost: $${(t?.costUsd ?? 0).toFixed(4)}`,
+        `- Agent time: ${formatMs(t?.agentMs ?? 0)}; check time: ${formatMs(t?.checkMs ?? 0)}; gate time: ${formatMs(t?.gateMs ?? 0)}`,
+        `- Agent runs: ${t?.agentRuns ?? 0}; human gates: ${t?.humanGates ?? 0}`,
       ],
-    ),
-  );
+    ],
+  ];
+  const lines = [`# Ralph loop ${state.loopId}: ${state.status}${reason ? ` (${clip(reason, 200)})` : ''}`];
+  for (const [title, body] of sections) lines.push('', `## ${title}`, '', ...body);
+  return lines.join('\n') + '\n';
+}
 
-  section(
-    'Quality trajectory',
-    trajectory.length
-      ? ['```text', ...qualityBars(trajectory, p?.best), '```']
-      : ['No quality measurements (no quality gates ran).'],
+/** The report's summary table: iterations, agent, who accepted, tokens, cost, duration, the layer. */
+function summaryTable(state: LoopState, tokens: string): string[] {
+  const p = state.persistence;
+  const t = state.totals;
+  return mdTable(
+    ['', ''],
+    [
+      ['Iterations', `${state.iteration}${state.maxIterations ? ` of at most ${state.maxIterations}` : ''}`],
+      ['Agent', state.agent || 'n/a'],
+      ['Accepted by', state.result?.acceptedBy ?? (state.result ? 'not accepted' : 'still running')],
+      ['Tokens', tokens],
+      ['Cost', `$${(t?.costUsd ?? 0).toFixed(2)}`],
+      ['Duration', wallMs(state) ? formatMs(wallMs(state)) : 'n/a'],
+      ['Anti-laziness layer', p ? `on (level ${p.level})` : 'off'],
+    ],
   );
+}
 
+/** The best iteration (why, where it was restored) against the final one. */
+function bestVsFinal(p: LoopState['persistence'], final: TrajectoryPoint | undefined): string[] {
   const bf: string[] = [];
   if (p?.best) {
     bf.push(
@@ -190,70 +211,51 @@ export function renderReport(state: LoopState, events: InterventionEvent[]): str
   } else bf.push('- **Best:** none selected (no iteration reached the threshold, or selection is off)');
   if (final)
     bf.push(`- **Final:** iteration ${final.n}, quality ${pct(final.quality)}${final.verified ? ', verified' : ''}`);
-  section('Best vs final', bf);
+  return bf;
+}
 
-  section(
-    'Regression events',
-    p?.regressions.length ? ['```text', ...p.regressions.flatMap(regressionLines), '```'] : ['None.'],
+/** PDARE's recovery attempts as a table. */
+function recoveryTable(history: NonNullable<LoopState['persistence']>['recovery']['history']): string[] {
+  if (!history.length) return ['None.'];
+  return mdTable(
+    ['Iteration', 'Trigger', 'Diagnosis', 'Confidence', 'Strategy', 'Retry', 'Outcome'],
+    history.map((r) => [
+      r.iteration,
+      r.trigger.join(', '),
+      r.diagnosis.cause,
+      `${Math.round(r.diagnosis.confidence * 100)}%`,
+      r.strategy,
+      r.retry,
+      r.outcome,
+    ]),
   );
+}
 
-  const history = p?.recovery.history ?? [];
-  section(
-    'Recovery attempts',
-    history.length
-      ? mdTable(
-          ['Iteration', 'Trigger', 'Diagnosis', 'Confidence', 'Strategy', 'Retry', 'Outcome'],
-          history.map((r) => [
-            r.iteration,
-            r.trigger.join(', '),
-            r.diagnosis.cause,
-            `${Math.round(r.diagnosis.confidence * 100)}%`,
-            r.strategy,
-            r.retry,
-            r.outcome,
-          ]),
-        )
-      : ['None.'],
+/** The interventions that were not a PASS, as a table. */
+function interventionsTable(events: InterventionEvent[]): string[] {
+  const shown = events.filter((e) => e.verdict !== 'PASS');
+  if (!shown.length) return ['None.'];
+  return mdTable(
+    ['Iteration', 'Type', 'Severity', 'Verdict', 'Details'],
+    shown.map((e) => [e.iteration, e.type, e.severity, e.verdict, clip(e.details, 120)]),
   );
+}
 
-  const shownEvents = events.filter((e) => e.verdict !== 'PASS');
-  section(
-    'Interventions',
-    shownEvents.length
-      ? mdTable(
-          ['Iteration', 'Type', 'Severity', 'Verdict', 'Details'],
-          shownEvents.map((e) => [e.iteration, e.type, e.severity, e.verdict, clip(e.details, 120)]),
-        )
-      : ['None.'],
-  );
-
-  section(
-    'Reinforcement',
-    p
+/** The reinforcement level, why, and its changes. */
+function reinforcementLines(p: LoopState['persistence']): string[] {
+  if (!p) return ['Off.'];
+  return [
+    `Current level: **${p.level}** (${p.levelReason || 'no reason recorded'})`,
+    ...(p.levelHistory.length
       ? [
-          `Current level: **${p.level}** (${p.levelReason || 'no reason recorded'})`,
-          ...(p.levelHistory.length
-            ? [
-                '',
-                ...mdTable(
-                  ['Iteration', 'From', 'To', 'Reason'],
-                  p.levelHistory.map((c) => [c.iteration, c.from, c.to, c.reason]),
-                ),
-              ]
-            : []),
+          '',
+          ...mdTable(
+            ['Iteration', 'From', 'To', 'Reason'],
+            p.levelHistory.map((c) => [c.iteration, c.from, c.to, c.reason]),
+          ),
         ]
-      : ['Off.'],
-  );
-
-  if (p) section('Agent profile', ['```text', ...profileView(p.profile), '```']);
-
-  section('Cost', [
-    `- Tokens: ${tokens}`,
-    `- Cost: $${(t?.costUsd ?? 0).toFixed(4)}`,
-    `- Agent time: ${formatMs(t?.agentMs ?? 0)}; check time: ${formatMs(t?.checkMs ?? 0)}; gate time: ${formatMs(t?.gateMs ?? 0)}`,
-    `- Agent runs: ${t?.agentRuns ?? 0}; human gates: ${t?.humanGates ?? 0}`,
-  ]);
-  return lines.join('\n') + '\n';
+      : []),
+  ];
 }
 
 export const clip = (s: string, n: number): string => {

@@ -230,7 +230,6 @@ describe('source layout', () => {
  */
 const LONG_FUNCTIONS: Record<string, number> = {
   'console/pages.ts:loopPage': 132,
-  'views/report.ts:renderReport': 113,
   'activities/gates/parsers/coverage.ts:parseLcov': 100,
   'cli/commands/start.ts:startCommand': 99,
   'workflows/loop/agent.ts:runAgentPhase': 96,
