@@ -379,136 +379,154 @@ export function routingPanel(s: LoopState): Html | '' {
 }
 
 export function loopPage(s: LoopState, workflowStatus: string, ctx: PageContext): string {
-  const t = s.totals;
-  const trajectory = trajectoryOf(s);
   const p = s.persistence;
   return layout(
     s.loopId,
     ctx,
-    html`<h1>${s.loopId}</h1>
-      <p>
-        ${badge(s.status)} phase <strong id="phase">${s.phase}</strong> · iteration
-        <strong id="iteration">${s.iteration}</strong>/${s.maxIterations} · agent ${s.agent} · workflow
-        ${workflowStatus.toLowerCase()}
-      </p>
-      <p>
-        workspace <code>${s.workspace}</code> · started ${s.startedAt} · updated
-        ${s.updatedAt}${s.run ? ` · run ${s.run + 1}` : ''}
-      </p>
-      ${
-        t && t.iterations !== undefined
-          ? html`<p id="totals">
-              checks ${t.checksPassed} passed / ${t.checksFailed} failed · gate runs ${t.gateRuns ?? 0} · rejections
-              ${t.rejections ?? 0} · human gates ${t.humanGates} · tokens ${t.inputTokens} in / ${t.outputTokens} out ·
-              cost $${t.costUsd.toFixed(2)}
-            </p>`
-          : ''
-      }
-      ${
-        s.result
-          ? html`<p id="result">
-              <strong>ended ${s.result.status}</strong>: ${s.result.reason}${s.result.by ? ` (by ${s.result.by})` : ''}
-            </p>`
-          : ''
-      }
-      ${s.pendingGuidance ? html`<p id="pending-guidance">guidance for the next prompt: ${s.pendingGuidance}</p>` : ''}
-      ${s.host ? html`<p id="host">${describeBinding(s.host) ?? ''}</p>` : ''} ${routingPanel(s)} ${gatePanel(s, ctx)}
+    html`${loopHeader(s, workflowStatus)} ${s.host ? html`<p id="host">${describeBinding(s.host) ?? ''}</p>` : ''}
+      ${routingPanel(s)} ${gatePanel(s, ctx)}
       <h2>Quality trajectory</h2>
-      ${qualityChart(trajectory, p?.best)} ${p?.best ? html`<p>best: ${p.best.reason}</p>` : ''}
-      <h2>Iterations</h2>
-      <table id="timeline">
-        <tr>
-          <th>n</th>
-          <th>outcome</th>
-          <th>verdict</th>
-          <th>quality</th>
-          <th>gates / check</th>
-          <th>detections</th>
-          <th>changes</th>
-          <th>level</th>
-          <th>duration</th>
-        </tr>
-        ${[...s.records].reverse().map(
-          (r) =>
-            html`<tr data-iteration="${r.n}">
-              <td>${r.n}</td>
-              <td>${r.outcome}${r.rejected ? ' (claim rejected)' : ''}</td>
-              <td>${r.verdict ?? ''}</td>
-              <td>${r.quality === undefined ? '' : `${r.quality}%`}</td>
-              <td>${gatesCell(r)}</td>
-              <td>${(r.detections ?? []).join(', ')}</td>
-              <td>${r.changes ? `+${r.changes.added} ~${r.changes.modified} -${r.changes.deleted}` : ''}</td>
-              <td>${r.level ?? ''}</td>
-              <td>${(r.durationMs / 1000).toFixed(1)} s</td>
-            </tr>`,
-        )}
-      </table>
-      <h2>Interventions</h2>
-      ${
-        p?.regressions.length
-          ? html`<table id="regressions">
-              <tr>
-                <th>id</th>
-                <th>iteration</th>
-                <th>types</th>
-                <th>severity</th>
-                <th>summary</th>
-                <th>recovery</th>
-              </tr>
-              ${p.regressions.map(
-                (r) =>
-                  html`<tr>
-                    <td>${r.id}</td>
-                    <td>${r.iteration}</td>
-                    <td>${r.types.join(', ')}</td>
-                    <td>${r.severity}</td>
-                    <td>${r.summary}</td>
-                    <td>${r.recovery}</td>
-                  </tr>`,
-              )}
-            </table>`
-          : html`<p>No regressions.</p>`
-      }
-      ${
-        p?.recent.length
-          ? html`<table id="events">
-              <tr>
-                <th>iteration</th>
-                <th>type</th>
-                <th>verdict</th>
-                <th>details</th>
-              </tr>
-              ${p.recent.map(
-                (e) =>
-                  html`<tr>
-                    <td>${e.iteration}</td>
-                    <td>${e.type}</td>
-                    <td>${e.verdict}</td>
-                    <td>${e.details}</td>
-                  </tr>`,
-              )}
-            </table>`
-          : ''
-      }
-      <h2>Decisions and signals</h2>
-      <table id="signals">
-        <tr>
-          <th>at</th>
-          <th>signal</th>
-          <th>by</th>
-          <th>result</th>
-        </tr>
-        ${[...s.signals].reverse().map(
-          (e) =>
-            html`<tr>
-              <td>${e.at}</td>
-              <td>${e.name}</td>
-              <td>${e.by ?? ''}</td>
-              <td>${e.applied ? 'applied' : 'ignored'}: ${e.note}${e.reason ? ` · reason: ${e.reason}` : ''}</td>
-            </tr>`,
-        )}
-      </table>`,
+      ${qualityChart(trajectoryOf(s), p?.best)} ${p?.best ? html`<p>best: ${p.best.reason}</p>` : ''}
+      ${timelineTable(s)} ${interventionsPanel(s)} ${signalsTable(s)}`,
   );
+}
+
+/** Where the loop stands: status, phase, iteration, agent, workspace, totals, result, pending guidance. */
+function loopHeader(s: LoopState, workflowStatus: string): Html {
+  const t = s.totals;
+  return html`<h1>${s.loopId}</h1>
+    <p>
+      ${badge(s.status)} phase <strong id="phase">${s.phase}</strong> · iteration
+      <strong id="iteration">${s.iteration}</strong>/${s.maxIterations} · agent ${s.agent} · workflow
+      ${workflowStatus.toLowerCase()}
+    </p>
+    <p>
+      workspace <code>${s.workspace}</code> · started ${s.startedAt} · updated
+      ${s.updatedAt}${s.run ? ` · run ${s.run + 1}` : ''}
+    </p>
+    ${
+      t && t.iterations !== undefined
+        ? html`<p id="totals">
+            checks ${t.checksPassed} passed / ${t.checksFailed} failed · gate runs ${t.gateRuns ?? 0} · rejections
+            ${t.rejections ?? 0} · human gates ${t.humanGates} · tokens ${t.inputTokens} in / ${t.outputTokens} out ·
+            cost $${t.costUsd.toFixed(2)}
+          </p>`
+        : ''
+    }
+    ${
+      s.result
+        ? html`<p id="result">
+            <strong>ended ${s.result.status}</strong>: ${s.result.reason}${s.result.by ? ` (by ${s.result.by})` : ''}
+          </p>`
+        : ''
+    }
+    ${s.pendingGuidance ? html`<p id="pending-guidance">guidance for the next prompt: ${s.pendingGuidance}</p>` : ''}`;
+}
+
+/** Every iteration, newest first: outcome, verdict, quality, gates, detections, changes, level, duration. */
+function timelineTable(s: LoopState): Html {
+  return html`<h2>Iterations</h2>
+    <table id="timeline">
+      <tr>
+        <th>n</th>
+        <th>outcome</th>
+        <th>verdict</th>
+        <th>quality</th>
+        <th>gates / check</th>
+        <th>detections</th>
+        <th>changes</th>
+        <th>level</th>
+        <th>duration</th>
+      </tr>
+      ${[...s.records].reverse().map(
+        (r) =>
+          html`<tr data-iteration="${r.n}">
+            <td>${r.n}</td>
+            <td>${r.outcome}${r.rejected ? ' (claim rejected)' : ''}</td>
+            <td>${r.verdict ?? ''}</td>
+            <td>${r.quality === undefined ? '' : `${r.quality}%`}</td>
+            <td>${gatesCell(r)}</td>
+            <td>${(r.detections ?? []).join(', ')}</td>
+            <td>${r.changes ? `+${r.changes.added} ~${r.changes.modified} -${r.changes.deleted}` : ''}</td>
+            <td>${r.level ?? ''}</td>
+            <td>${(r.durationMs / 1000).toFixed(1)} s</td>
+          </tr>`,
+      )}
+    </table>`;
+}
+
+/** The regressions and the recent flagged events of the anti-laziness layer. */
+function interventionsPanel(s: LoopState): Html {
+  const p = s.persistence;
+  return html`<h2>Interventions</h2>
+    ${
+      p?.regressions.length
+        ? html`<table id="regressions">
+            <tr>
+              <th>id</th>
+              <th>iteration</th>
+              <th>types</th>
+              <th>severity</th>
+              <th>summary</th>
+              <th>recovery</th>
+            </tr>
+            ${p.regressions.map(
+              (r) =>
+                html`<tr>
+                  <td>${r.id}</td>
+                  <td>${r.iteration}</td>
+                  <td>${r.types.join(', ')}</td>
+                  <td>${r.severity}</td>
+                  <td>${r.summary}</td>
+                  <td>${r.recovery}</td>
+                </tr>`,
+            )}
+          </table>`
+        : html`<p>No regressions.</p>`
+    }
+    ${
+      p?.recent.length
+        ? html`<table id="events">
+            <tr>
+              <th>iteration</th>
+              <th>type</th>
+              <th>verdict</th>
+              <th>details</th>
+            </tr>
+            ${p.recent.map(
+              (e) =>
+                html`<tr>
+                  <td>${e.iteration}</td>
+                  <td>${e.type}</td>
+                  <td>${e.verdict}</td>
+                  <td>${e.details}</td>
+                </tr>`,
+            )}
+          </table>`
+        : ''
+    }`;
+}
+
+/** The human decisions and signals the loop received, newest first. */
+function signalsTable(s: LoopState): Html {
+  return html`<h2>Decisions and signals</h2>
+    <table id="signals">
+      <tr>
+        <th>at</th>
+        <th>signal</th>
+        <th>by</th>
+        <th>result</th>
+      </tr>
+      ${[...s.signals].reverse().map(
+        (e) =>
+          html`<tr>
+            <td>${e.at}</td>
+            <td>${e.name}</td>
+            <td>${e.by ?? ''}</td>
+            <td>${e.applied ? 'applied' : 'ignored'}: ${e.note}${e.reason ? ` · reason: ${e.reason}` : ''}</td>
+          </tr>`,
+      )}
+    </table>`;
 }
 
 /** A project's page: where it stands, its task table, the blocked tasks with their reasons and an unblock form. */
