@@ -230,7 +230,6 @@ describe('source layout', () => {
  */
 const LONG_FUNCTIONS: Record<string, number> = {
   'activities/gates/parsers/coverage.ts:parseLcov': 100,
-  'cli/commands/start.ts:startCommand': 99,
   'workflows/loop/agent.ts:runAgentPhase': 96,
   'cli/commands/hook.ts:runHook': 94,
   'core/detectors/validation-bypass.ts:detectValidationBypass': 91,

@@ -77,33 +77,34 @@ export function startCommand(program: Command): Command {
       '--json',
       'print {loopId} (with --follow: {loopId, result}; with --prd: {projectId[, result]}) as JSON; progress goes to stderr',
     )
-    .action(
-      runCommand(StartOptions, async (o, _args, ctx) => {
-        if (o.prd !== undefined) return startProjectCommand(o, ctx);
-        for (const [flag, set] of [
-          ['--iterations-per-attempt', o.iterationsPerAttempt !== undefined],
-          ['--auto-unblock', o.autoUnblock !== undefined],
-        ] as const)
-          if (set) throw new UsageError(`${flag} applies to projects only: add --prd <file>`);
-        const input = buildLoopInput(o, process.cwd());
-        const client = await ctx.client();
-        const loopId = await startLoop(client, input, { taskQueue: ctx.connection.taskQueue, loopId: o.id });
-        logLoopEvent('loop.started', { loopId, agent: input.agent?.adapter, taskQueue: ctx.connection.taskQueue });
-        if (!o.follow) {
-          if (o.json) ctx.out.json({ loopId });
-          else ctx.out.line(loopId);
-          return;
-        }
-        if (!o.json) ctx.out.line(loopId);
-        const result = await followLoop(client, loopId, {
-          print: o.json ? ctx.out.note : ctx.out.line,
-          connectionFlags: ctx.connectionFlags,
-          taskQueue: ctx.connection.taskQueue,
-        });
-        if (o.json) ctx.out.json({ loopId, result });
-        return result.status === 'accepted' ? 0 : 1;
-      }),
-    );
+    .action(runCommand(StartOptions, startLoopCommand));
+}
+
+/** `ralph start`: starts the loop, prints its id and, with --follow, follows it to its result. */
+async function startLoopCommand(o: StartOptions, _args: string[], ctx: CommandContext): Promise<number | void> {
+  if (o.prd !== undefined) return startProjectCommand(o, ctx);
+  for (const [flag, set] of [
+    ['--iterations-per-attempt', o.iterationsPerAttempt !== undefined],
+    ['--auto-unblock', o.autoUnblock !== undefined],
+  ] as const)
+    if (set) throw new UsageError(`${flag} applies to projects only: add --prd <file>`);
+  const input = buildLoopInput(o, process.cwd());
+  const client = await ctx.client();
+  const loopId = await startLoop(client, input, { taskQueue: ctx.connection.taskQueue, loopId: o.id });
+  logLoopEvent('loop.started', { loopId, agent: input.agent?.adapter, taskQueue: ctx.connection.taskQueue });
+  if (!o.follow) {
+    if (o.json) ctx.out.json({ loopId });
+    else ctx.out.line(loopId);
+    return;
+  }
+  if (!o.json) ctx.out.line(loopId);
+  const result = await followLoop(client, loopId, {
+    print: o.json ? ctx.out.note : ctx.out.line,
+    connectionFlags: ctx.connectionFlags,
+    taskQueue: ctx.connection.taskQueue,
+  });
+  if (o.json) ctx.out.json({ loopId, result });
+  return result.status === 'accepted' ? 0 : 1;
 }
 
 /** `ralph start --prd`: starts the project, prints its id and, with --follow, follows it. */
