@@ -235,7 +235,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'core/detectors/validation-bypass.ts:detectValidationBypass': 91,
   'dev/dev-server.ts:startDevServer': 91,
   'activities/gates/parsers/junit.ts:parseXml': 86,
-  'cli/commands/demo.ts:demoCommand': 83,
   'core/routing/tracker.ts:decide': 82,
   'console/pages.ts:gatePanel': 81,
 };

@@ -300,13 +300,7 @@ export function demoCommand(program: Command): Command {
               });
             printSummary(reports, print, seconds);
             if (o.keep) {
-              print('');
-              print(`the server and worker keep running (Ctrl-C to stop): Web UI ${server.uiUrl}`);
-              print(`  ralph list --address ${server.address}`);
-              print(`  ralph status ${reports[0].loopId} --address ${server.address}`);
-              print(
-                `  ralph start --address ${server.address} --workspace ${shellQuote(path.join(root, 'slugify'))} --agent scripted --script ${shellQuote(path.join(root, 'scripts', 'slugify.json'))} --prompt "again" --check "node check.js" --follow`,
-              );
+              printKeepHints(print, server, reports[0].loopId, root);
               await interrupt.stopped;
             }
             return ok ? 0 : 1;
@@ -321,6 +315,22 @@ export function demoCommand(program: Command): Command {
         }
       }),
     );
+}
+
+/** With --keep: what keeps running, and the commands to try on it. */
+function printKeepHints(
+  print: (line: string) => void,
+  server: { address: string; uiUrl: string },
+  loopId: string,
+  root: string,
+): void {
+  print('');
+  print(`the server and worker keep running (Ctrl-C to stop): Web UI ${server.uiUrl}`);
+  print(`  ralph list --address ${server.address}`);
+  print(`  ralph status ${loopId} --address ${server.address}`);
+  print(
+    `  ralph start --address ${server.address} --workspace ${shellQuote(path.join(root, 'slugify'))} --agent scripted --script ${shellQuote(path.join(root, 'scripts', 'slugify.json'))} --prompt "again" --check "node check.js" --follow`,
+  );
 }
 
 async function runStory(
