@@ -258,13 +258,9 @@ export function deletedTestsFor(s: LoopState): string[] {
   return [...new Set(fromRegressions)];
 }
 
-function gatePanel(s: LoopState, ctx: PageContext): Html {
-  const gate = s.pendingGate;
-  if (!gate) return html``;
-  const record = s.records.find((r) => r.n === gate.iteration) ?? s.records[s.records.length - 1];
-  const deleted = deletedTestsFor(s);
-  const failing = (record?.gates ?? []).filter((g) => !g.passed);
-  const c = record?.changes;
+/** The approve, reject and abort forms a gate offers (disabled while Temporal is unreachable). */
+function gateForms(s: LoopState, ctx: PageContext): Html {
+  const gate = s.pendingGate!;
   const disabled = ctx.unreachable ? raw('disabled') : '';
   const hidden = html`<input type="hidden" name="_csrf" value="${ctx.csrf ?? ''}" /><input
       type="hidden"
@@ -272,6 +268,43 @@ function gatePanel(s: LoopState, ctx: PageContext): Html {
       value="${gate.id}"
     />`;
   const by = html`<label>decided by <input name="by" value="${ctx.operator ?? ''}" size="12" required /></label>`;
+  return html`${
+    gate.options.includes('approve')
+      ? html`<form class="inline" method="post" action="/loops/${enc(s.loopId)}/approve">
+          ${hidden} ${by}<br /><label>reason <input name="reason" size="30" /></label><br />
+          <button type="submit" id="approve" ${disabled}>Approve</button>
+        </form>`
+      : ''
+  }
+  ${
+    gate.options.includes('reject')
+      ? html`<form class="inline" method="post" action="/loops/${enc(s.loopId)}/reject">
+          ${hidden} ${by}<br />
+          <label>guidance for the agent<br /><textarea name="guidance" id="guidance"></textarea></label><br />
+          <label>extra iterations <input name="extraIterations" type="number" min="1" max="10000" size="4" /></label
+          ><br />
+          <label>reason <input name="reason" size="30" /></label><br />
+          <button type="submit" id="reject" ${disabled}>Reject with guidance</button>
+        </form>`
+      : ''
+  }
+  ${
+    gate.options.includes('abort')
+      ? html`<form class="inline" method="post" action="/loops/${enc(s.loopId)}/abort">
+          ${hidden} ${by}<br /><label>reason <input name="reason" size="30" /></label><br />
+          <button type="submit" id="abort" ${disabled}>Abort</button>
+        </form>`
+      : ''
+  }`;
+}
+
+function gatePanel(s: LoopState, ctx: PageContext): Html {
+  const gate = s.pendingGate;
+  if (!gate) return html``;
+  const record = s.records.find((r) => r.n === gate.iteration) ?? s.records[s.records.length - 1];
+  const deleted = deletedTestsFor(s);
+  const failing = (record?.gates ?? []).filter((g) => !g.passed);
+  const c = record?.changes;
   return html`<section class="gate" id="pending-gate">
     <h2>Waiting for you: ${gate.title}</h2>
     <p>
@@ -309,34 +342,7 @@ function gatePanel(s: LoopState, ctx: PageContext): Html {
       <summary>details</summary>
       <pre>${gate.details}</pre>
     </details>
-    ${
-      gate.options.includes('approve')
-        ? html`<form class="inline" method="post" action="/loops/${enc(s.loopId)}/approve">
-            ${hidden} ${by}<br /><label>reason <input name="reason" size="30" /></label><br />
-            <button type="submit" id="approve" ${disabled}>Approve</button>
-          </form>`
-        : ''
-    }
-    ${
-      gate.options.includes('reject')
-        ? html`<form class="inline" method="post" action="/loops/${enc(s.loopId)}/reject">
-            ${hidden} ${by}<br />
-            <label>guidance for the agent<br /><textarea name="guidance" id="guidance"></textarea></label><br />
-            <label>extra iterations <input name="extraIterations" type="number" min="1" max="10000" size="4" /></label
-            ><br />
-            <label>reason <input name="reason" size="30" /></label><br />
-            <button type="submit" id="reject" ${disabled}>Reject with guidance</button>
-          </form>`
-        : ''
-    }
-    ${
-      gate.options.includes('abort')
-        ? html`<form class="inline" method="post" action="/loops/${enc(s.loopId)}/abort">
-            ${hidden} ${by}<br /><label>reason <input name="reason" size="30" /></label><br />
-            <button type="submit" id="abort" ${disabled}>Abort</button>
-          </form>`
-        : ''
-    }
+    ${gateForms(s, ctx)}
   </section>`;
 }
 
