@@ -180,6 +180,52 @@ export class RoutingTracker {
     s.counters.decisions++;
     const c = classify(text, this.index, this.rules);
     const suggested = c.route ? c.profile : undefined;
+    const d = this.choose(n, c, suggested, nowMs, now);
+    if (d.reason === 'routed' || d.reason === 'switch') {
+      s.domain = c.domain;
+      s.confidence = c.confidence;
+      s.origin = c.domain;
+    } else if (d.reason === 'override' || d.reason === 'handoff') {
+      if (d.reason === 'override') s.origin = c.domain;
+      const p = d.agent ? this.profiles.find((x) => x.name === d.agent) : undefined;
+      if (p) s.domain = p.domain;
+    }
+    s.agent = d.agent;
+    if (d.agent) s.counters.routed++;
+    s.last = {
+      iteration: n,
+      agent: d.agent,
+      reason: d.reason,
+      domain: c.domain,
+      confidence: c.confidence,
+      complexity: c.complexity,
+      why: c.why,
+    };
+    this.log(
+      {
+        event: 'decision',
+        iteration: n,
+        domain: c.domain,
+        confidence: c.confidence,
+        complexity: c.complexity,
+        suggested,
+        chosen: d.agent,
+        reason: d.reason,
+      },
+      now,
+    );
+    return d;
+  }
+
+  /** The agent of the iteration and why: override, handoff, open breaker, first routing, switch, or kept. */
+  private choose(
+    n: number,
+    c: ReturnType<typeof classify>,
+    suggested: string | undefined,
+    nowMs: number,
+    now: string,
+  ): RouteDecision {
+    const s = this.state;
     let d: RouteDecision;
     if (s.pendingOverride) {
       const o = s.pendingOverride;
@@ -221,39 +267,6 @@ export class RoutingTracker {
         d = { agent: c.profile, reason: 'switch', classification: c };
       } else d = { agent: s.agent, reason: 'kept', classification: c };
     }
-    if (d.reason === 'routed' || d.reason === 'switch') {
-      s.domain = c.domain;
-      s.confidence = c.confidence;
-      s.origin = c.domain;
-    } else if (d.reason === 'override' || d.reason === 'handoff') {
-      if (d.reason === 'override') s.origin = c.domain;
-      const p = d.agent ? this.profiles.find((x) => x.name === d.agent) : undefined;
-      if (p) s.domain = p.domain;
-    }
-    s.agent = d.agent;
-    if (d.agent) s.counters.routed++;
-    s.last = {
-      iteration: n,
-      agent: d.agent,
-      reason: d.reason,
-      domain: c.domain,
-      confidence: c.confidence,
-      complexity: c.complexity,
-      why: c.why,
-    };
-    this.log(
-      {
-        event: 'decision',
-        iteration: n,
-        domain: c.domain,
-        confidence: c.confidence,
-        complexity: c.complexity,
-        suggested,
-        chosen: d.agent,
-        reason: d.reason,
-      },
-      now,
-    );
     return d;
   }
 
