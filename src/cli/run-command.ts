@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { connectClient } from '../client';
 import { type ConnectionConfig, connectionConfigFrom } from '../config/connection';
+import { UsageError, CommandFailedError } from './errors';
 
 /** Options every command inherits from the `ralph` program: how to reach Temporal. */
 export const GlobalOptions = z.object({
@@ -24,22 +25,6 @@ export const GlobalOptions = z.object({
 });
 /** Options every command inherits from the `ralph` program. */
 export type GlobalOptions = z.infer<typeof GlobalOptions>;
-
-/** Thrown when command-line arguments are missing or contradict each other. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-  constructor(message: string) {
-    super(message);
-  }
-}
-
-/** Thrown when a command fails in a way it has already explained in one line (exit 1, no stack). */
-export class CommandFailedError extends Error {
-  override readonly name = 'CommandFailedError';
-  constructor(message: string) {
-    super(message);
-  }
-}
 
 /** Where a command writes: stdout for results, stderr for progress and notes. */
 export interface Output {
@@ -242,3 +227,4 @@ export function untilInterrupted(onRepeat: () => void): { stopped: Promise<NodeJ
     },
   };
 }
+export { UsageError, CommandFailedError };

@@ -13,20 +13,7 @@ import type { DecisionPayload, SignalName } from '../core/loop-machine';
 import type { HumanGate, LoopState, SignalEvent } from '../core/loop-types';
 import { type CommandContext, intOption, runCommand } from './run-command';
 import { logLoopEvent } from '../telemetry/logger';
-
-/** Thrown when the loop received a signal but ignored it (no pending gate, wrong gate, not paused...). */
-export class SignalIgnoredError extends Error {
-  override readonly name = 'SignalIgnoredError';
-  constructor(
-    readonly loopId: string,
-    readonly signal: string,
-    readonly note: string,
-  ) {
-    super(
-      `${signal} was not applied to loop "${loopId}": ${note.replace(/^ignored: /, '')}; see \`ralph status ${loopId}\``,
-    );
-  }
-}
+import { SignalIgnoredError } from './errors';
 
 /** Who is deciding, by default: $USER, else the OS account name. */
 export function defaultBy(): string {
@@ -213,3 +200,4 @@ async function confirmSignal(
       : '';
   ctx.out.line(`${done} loop ${loopId} as ${payload.by}: ${event?.note ?? 'applied'}${extra}`);
 }
+export { SignalIgnoredError };

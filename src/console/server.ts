@@ -4,13 +4,13 @@
  * mode with a banner while Temporal does not answer (the last data seen is shown). Cookies, form bodies and CSRF are
  * the maintained fastify plugins', not ours.
  */
-import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import type { Logger as Pino } from 'pino';
 import { z } from 'zod';
 import {
@@ -29,6 +29,7 @@ import type { DecisionPayload, SignalName } from '../core/loop-machine';
 import type { LoopState } from '../core/loop-types';
 import type { ProjectState } from '../core/project-machine';
 import { rootLogger } from '../telemetry/logger';
+import { TemporalUnreachableError } from './errors';
 import { errorPage, loginPage, loopPage, loopsPage, projectPage, type LoopFilters, type PageContext } from './pages';
 
 /** Cookie holding the token after login. */
@@ -49,11 +50,6 @@ export interface ConsoleOptions {
   /** Longest wait for one Temporal call before the console treats the server as unreachable (default 5 s). */
   temporalTimeoutMs?: number;
   logger?: Pino;
-}
-
-/** Thrown (to the page) when an action is refused because Temporal is unreachable. */
-class TemporalUnreachableError extends Error {
-  override readonly name = 'TemporalUnreachableError';
 }
 
 /** Whether an error means "Temporal did not answer" (as opposed to a domain error such as an unknown loop). */

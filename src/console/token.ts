@@ -7,14 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ralphHome } from '../client/secrets-codec';
 import { isLoopback } from './server';
-
-/** Thrown when the console would be exposed beyond this machine without a token chosen by the operator. */
-export class ConsoleConfigError extends Error {
-  override readonly name = 'ConsoleConfigError';
-  constructor(message: string) {
-    super(message);
-  }
-}
+import { ConsoleConfigError } from './errors';
 
 /** Where the token came from. */
 export type TokenSource = 'flag' | 'env' | 'file' | 'generated';
@@ -57,3 +50,4 @@ export function resolveConsoleToken(
   fs.writeFileSync(file, token + '\n', { mode: 0o600 });
   return { token, source: 'generated', file };
 }
+export { ConsoleConfigError };

@@ -3,20 +3,10 @@
  * the agent starts, so a secret (an API key) can be handed to one loop's agent without ever being written into the
  * loop's input, which Temporal keeps in the workflow history. Pure: the environment is passed in.
  */
+import { MissingEnvRefError } from './errors';
 
 /** A value that is a whole `${NAME}` reference. */
 const REF = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
-
-/** Thrown when an `agent.env` value refers to a variable the worker's environment does not set. */
-export class MissingEnvRefError extends Error {
-  override readonly name = 'MissingEnvRefError';
-  constructor(
-    readonly key: string,
-    readonly ref: string,
-  ) {
-    super(`agent.env.${key} refers to \${${ref}}, which the worker's environment does not set: set ${ref} there`);
-  }
-}
 
 /** Returns `env` with every `${NAME}` value replaced by `from[NAME]`; throws {@link MissingEnvRefError} if unset. */
 export function resolveEnvRefs(
@@ -32,3 +22,4 @@ export function resolveEnvRefs(
   }
   return out;
 }
+export { MissingEnvRefError };

@@ -10,17 +10,7 @@ import path from 'node:path';
 import { ConnectionConfig } from '../config/connection';
 import { connectClient } from '../client';
 import { DEFAULT_NAMESPACE, DEV_SERVER_DYNAMIC_CONFIG_ARGS, devServerSearchAttributeArgs } from '../core/constants';
-
-/** Thrown when the dev server can't be started or doesn't come up. */
-export class DevServerError extends Error {
-  override readonly name = 'DevServerError';
-  constructor(
-    message: string,
-    override readonly cause?: unknown,
-  ) {
-    super(message);
-  }
-}
+import { DevServerError } from './errors';
 
 /** Options of {@link startDevServer}. */
 export interface DevServerOptions {
@@ -279,3 +269,4 @@ async function startWithSdk(o: DevServerOptions & { ip: string; port: number; ui
     );
   }
 }
+export { DevServerError };

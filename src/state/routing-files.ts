@@ -12,6 +12,7 @@ import { type ProfileKeywords } from '../core/routing/classifier';
 import { agentNameProblem } from '../core/routing/handoff';
 import { parseRoutingLog, type RoutingLogEntry } from '../core/routing/log';
 import { loopDir } from './artifacts';
+import { ProfileError, type ProfileProblem } from './errors';
 
 /** Largest profile file read; a bigger one is broken (a profile is a page of instructions, not a dump). */
 export const MAX_PROFILE_BYTES = 256 * 1024;
@@ -20,19 +21,7 @@ export const MAX_PROFILE_BYTES = 256 * 1024;
 export const profilesDir = (workspace: string, dir: string = DEFAULT_PROFILES_DIR): string =>
   path.resolve(workspace, dir);
 
-/** Why a profile could not be used. */
-export type ProfileProblem = 'invalid_name' | 'not_found' | 'too_large' | 'parse_error' | 'invalid';
-
-/** Thrown (and caught inside this module) when a profile file cannot be used. */
-export class ProfileError extends Error {
-  override readonly name = 'ProfileError';
-  constructor(
-    readonly reason: ProfileProblem,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export type { ProfileProblem };
 
 /** Splits a profile file into front matter (YAML between `---` lines at the top) and body. */
 export function splitFrontMatter(text: string, file: string): { data: unknown; body: string } {
@@ -230,3 +219,4 @@ export function readRoutingLogs(stateDir: string): { entries: RoutingLogEntry[];
   }
   return { entries, skipped, files };
 }
+export { ProfileError };

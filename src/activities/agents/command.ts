@@ -1,15 +1,6 @@
 import { detectUsageLimit } from '../../core/claims';
 import type { AgentAdapterImpl, AgentInvocation } from './types';
-
-/** Thrown when the `command` adapter is used without `agent.command` (the input schema normally prevents it). */
-export class MissingAgentCommandError extends Error {
-  override readonly name = 'MissingAgentCommandError';
-  constructor() {
-    super(
-      'the command adapter needs `agent.command`: an argv array such as ["my-agent","--prompt-file","{promptFile}"]',
-    );
-  }
-}
+import { MissingAgentCommandError } from '../errors';
 
 /** Placeholders the `command` adapter fills in every argv element. */
 export const COMMAND_PLACEHOLDERS = ['prompt', 'promptFile', 'workspace', 'iteration'] as const;
@@ -49,3 +40,4 @@ export const commandAdapter: AgentAdapterImpl = {
     };
   },
 };
+export { MissingAgentCommandError };

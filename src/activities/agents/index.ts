@@ -6,6 +6,7 @@ import { commandAdapter } from './command';
 import { geminiAdapter } from './gemini';
 import { scriptedAdapter } from './scripted';
 import type { AgentAdapterImpl } from './types';
+import { UnknownAgentAdapterError } from '../errors';
 
 export * from './types';
 export { aiderAdapter, claudeCodeAdapter, codexAdapter, commandAdapter, geminiAdapter, scriptedAdapter };
@@ -20,17 +21,11 @@ export const agentAdapters: Readonly<Record<AgentAdapter, AgentAdapterImpl>> = {
   scripted: scriptedAdapter,
 };
 
-/** Thrown when an input names an agent adapter that does not exist (input that skipped schema validation). */
-export class UnknownAgentAdapterError extends Error {
-  override readonly name = 'UnknownAgentAdapterError';
-  constructor(readonly adapter: string) {
-    super(`unknown agent adapter "${adapter}": use one of ${Object.keys(agentAdapters).join(', ')}`);
-  }
-}
-
 /** Returns the adapter that builds and parses runs of the named agent CLI. */
 export function getAdapter(name: AgentAdapter): AgentAdapterImpl {
   // Own properties only: a name such as "toString" must not resolve to Object.prototype.
-  if (!Object.prototype.hasOwnProperty.call(agentAdapters, name)) throw new UnknownAgentAdapterError(String(name));
+  if (!Object.prototype.hasOwnProperty.call(agentAdapters, name))
+    throw new UnknownAgentAdapterError(String(name), Object.keys(agentAdapters));
   return agentAdapters[name];
 }
+export { UnknownAgentAdapterError };

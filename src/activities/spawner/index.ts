@@ -14,18 +14,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import execa from 'execa';
 import { SPAWN_SERVER_SOURCE } from './server-source';
-
-/** Thrown (to the requests in flight) when a spawn helper exits before answering. */
-export class SpawnHelperExitedError extends Error {
-  override readonly name = 'SpawnHelperExitedError';
-  constructor(
-    readonly helperPid: number | undefined,
-    readonly exitCode: number | null,
-    readonly signal: string | null,
-  ) {
-    super(`the spawn helper (pid ${helperPid ?? '?'}) exited (${signal ?? `code ${exitCode}`}) before answering`);
-  }
-}
+import { SpawnHelperExitedError } from '../errors';
 
 /** Options of {@link execProcess}. */
 export interface ExecOptions {
@@ -293,3 +282,4 @@ export function startLogged(o: LoggedOptions): LoggedProcess {
 export function stopSpawnHelpers(): void {
   for (const h of helpers.splice(0)) h.proc.kill();
 }
+export { SpawnHelperExitedError };

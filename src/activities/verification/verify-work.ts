@@ -33,6 +33,7 @@ import { git, gitPrefix } from '../workspace/snapshot';
 import { BASELINE_LABEL, manifestFile, readManifest, type VerificationManifest } from '../../state/manifest';
 import { sha256File, type BaselineIntegrity } from './record-baseline';
 import { beat } from '../liveness';
+import { VerificationBaselineMissingError, VerificationBaselineChangedError } from '../errors';
 
 /** Input of {@link verifyWork}. */
 export interface VerifyWorkInput {
@@ -87,25 +88,6 @@ export interface VerifyWorkResult {
 /** Where verifyWork writes its full result (with the plan and the merged multi-purpose files). */
 export const resultFile = (stateDir: string, loopId: string, n: number): string =>
   path.join(iterationDir(stateDir, loopId, n), 'verification', 'result.json');
-
-/** Thrown when verifyWork runs for a loop that recorded no verification baseline. */
-export class VerificationBaselineMissingError extends Error {
-  override readonly name = 'VerificationBaselineMissingError';
-  constructor(
-    readonly stateDir: string,
-    readonly loopId: string,
-  ) {
-    super(`loop ${loopId} has no verification baseline under ${stateDir}: recordVerificationBaseline must run first`);
-  }
-}
-
-/** Thrown when the manifest or the baseline no longer match the fingerprints recorded at loop start. */
-export class VerificationBaselineChangedError extends Error {
-  override readonly name = 'VerificationBaselineChangedError';
-  constructor(readonly what: string) {
-    super(`the verification ${what} was changed after loop start: the original checks cannot be trusted`);
-  }
-}
 
 /** Ignored dependency folders the verification tree links to instead of reinstalling. */
 const DEPENDENCY_DIRS = new Set(['node_modules', '.venv', 'venv', '.tox', 'bower_components', '.yarn']);
@@ -501,3 +483,4 @@ async function ignoredConfigFiles(workspace: string): Promise<string[]> {
     return [];
   }
 }
+export { VerificationBaselineMissingError, VerificationBaselineChangedError };

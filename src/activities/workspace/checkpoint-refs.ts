@@ -4,6 +4,7 @@ import path from 'node:path';
 import { diffSnapshots, type SnapshotKind, type WorkspaceSnapshot } from '../../core/snapshot-diff';
 import { loopDir } from '../../state/artifacts';
 import type { CommitChange } from './index-file';
+import { CheckpointNotFoundError } from '../errors';
 
 /** Input of {@link createCheckpoint}. */
 export interface CreateCheckpointInput {
@@ -57,18 +58,6 @@ export interface CheckpointInfo {
 export interface ListCheckpointsResult {
   kind: SnapshotKind;
   checkpoints: CheckpointInfo[];
-}
-
-/** Thrown when a rollback names a checkpoint that does not exist. */
-export class CheckpointNotFoundError extends Error {
-  override readonly name = 'CheckpointNotFoundError';
-  constructor(
-    readonly workspace: string,
-    readonly loopId: string,
-    readonly label: string,
-  ) {
-    super(`no checkpoint '${label}' of loop '${loopId}' in ${workspace}`);
-  }
 }
 
 /** Makes a string safe as one component of a git ref and of a file name (same mapping as loopDir for the rest). */
@@ -141,3 +130,4 @@ export interface CreateCheckpointHooks {
    */
   listTree?: boolean;
 }
+export { CheckpointNotFoundError };

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeJsonAtomic } from '../../state/artifacts';
 import { blobHash, mapLimit, walkDir } from './snapshot';
+import { CheckpointContentMissingError } from '../errors';
 
 /** A plain folder's checkpoint as stored on disk (`<checkpoints>/<label>.json`). */
 export interface StoreManifest {
@@ -29,18 +30,6 @@ export interface DirScan {
   files: Record<string, string>;
   modes: Record<string, number>;
   links: Record<string, string>;
-}
-
-/** Thrown when a checkpoint's manifest names content the store no longer has (deleted by hand, or pruned). */
-export class CheckpointContentMissingError extends Error {
-  override readonly name = 'CheckpointContentMissingError';
-  constructor(
-    readonly file: string,
-    readonly blob: string,
-    readonly store: string,
-  ) {
-    super(`content of ${file} (blob ${blob}) is missing from the checkpoint store ${store}: the checkpoint is damaged`);
-  }
 }
 
 /** The loop's content store inside its checkpoints folder. */
@@ -214,3 +203,4 @@ export async function collectGarbage(checkpointsDir: string, keep: StoreManifest
   await fs.promises.rm(statCachePath(checkpointsDir), { force: true });
   return deleted;
 }
+export { CheckpointContentMissingError };

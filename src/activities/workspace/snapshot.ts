@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execProcess } from '../spawner';
 import type { WorkspaceSnapshot } from '../../core/snapshot-diff';
+import { WorkspaceGitError } from '../errors';
 
 export type { WorkspaceSnapshot } from '../../core/snapshot-diff';
 
@@ -14,19 +15,6 @@ export interface SnapshotWorkspaceInput {
 
 /** Result of {@link snapshotWorkspace}. */
 export type SnapshotWorkspaceResult = WorkspaceSnapshot;
-
-/** Thrown when a git command on a workspace fails; carries the command, its exit code and stderr. */
-export class WorkspaceGitError extends Error {
-  override readonly name = 'WorkspaceGitError';
-  constructor(
-    readonly cwd: string,
-    readonly args: string[],
-    readonly exitCode: number | null,
-    readonly stderr: string,
-  ) {
-    super(`git ${args.join(' ')} failed in ${cwd} (exit ${exitCode}): ${stderr.trim().split('\n')[0] ?? ''}`);
-  }
-}
 
 /** Folder names never included in a plain-folder snapshot or archive, at any depth. */
 export const DIR_SKIP = new Set(['.git', '.ralph', 'node_modules']);
@@ -292,3 +280,4 @@ export async function snapshotWorkspace(input: SnapshotWorkspaceInput): Promise<
   const p = await gitPrefix(input.workspace);
   return p === null ? snapshotDir(input.workspace) : snapshotGit(input.workspace, p);
 }
+export { WorkspaceGitError };

@@ -4,6 +4,7 @@ import type * as activities from '../../activities';
 import { AGENT_OVERLOADED_TYPE } from '../../core/agent-failure';
 import { ErrorTypes, NON_RETRYABLE_ERROR_TYPES } from '../../core/constants';
 import type { IterationRecord } from '../../core/loop-types';
+import { HostMoveRequested } from '../errors';
 
 interface FailureLike {
   name?: string;
@@ -57,14 +58,6 @@ export function lastIterationSummary(r: IterationRecord | undefined): string {
   return `Last iteration ${r.n}: outcome ${r.outcome}, agent exit ${r.agent.exitCode}, ${check}. Artifacts: ${r.artifactDir}`;
 }
 
-/** Thrown inside an iteration when a `ralph move` is pending while an activity waits for a dead host. */
-export class HostMoveRequested extends Error {
-  override readonly name = 'HostMoveRequested';
-  constructor(readonly activity: string) {
-    super(`a move was requested while ${activity} waited for the loop's host`);
-  }
-}
-
 /** Rethrows a {@link HostMoveRequested}: phases that turn activity failures into outcomes must let it through. */
 export function rethrowHostMove(e: unknown): void {
   if ((e as Error)?.name === 'HostMoveRequested') throw e;
@@ -76,3 +69,4 @@ export function isScheduleToStartTimeout(e: unknown): boolean {
   // The SDK decodes the proto enum to 'SCHEDULE_TO_START'; compare values, not classes.
   return cause?.name === 'TimeoutFailure' && cause.timeoutType === 'SCHEDULE_TO_START';
 }
+export { HostMoveRequested };
