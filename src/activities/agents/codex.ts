@@ -1,4 +1,9 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { detectUsageLimit } from '../../core/claims';
+import { resolveExecutable } from '../process';
 import { isObj, num, parseJsonObject, str } from './json';
 import type { AgentAdapterImpl, AgentUsage, ParsedAgentOutput } from './types';
 
@@ -29,12 +34,88 @@ export const codexAdapter: AgentAdapterImpl = {
         '-',
       ],
       input: inv.prompt,
+      ...codexSandboxEnv(inv.spec.binary ?? 'codex', inv.workspace, inv.spec.env?.PATH ?? process.env.PATH),
     };
   },
   parse(out) {
     return parseCodexEvents(out.stdout, out.stderr, out.exitCode, out.now);
   },
 };
+
+/**
+ * Codex's own sandbox (`--sandbox workspace-write`) runs commands under bubblewrap: the first `bwrap` on PATH, else the
+ * one bundled next to the codex binary (`codex-resources/bwrap`). Debian's bubblewrap (0.8) lacks what codex 0.169
+ * asks of it, and every write of the agent then fails ("Failed to write file"). So the agent's PATH starts with a
+ * folder whose `bwrap` is codex's bundled one, when the installation has it: codex keeps its sandbox, with the
+ * bubblewrap it was built for. The folder is outside the workspace (`~/.cache/ralph/codex-bwrap/<hash>`), where the
+ * sandboxed agent cannot replace it. No bundled bwrap (another platform, another layout): nothing changes.
+ */
+export function codexSandboxEnv(
+  binary: string,
+  workspace: string,
+  searchPath: string | undefined,
+): { env?: Record<string, string> } {
+  if (process.platform !== 'linux') return {};
+  const bundled = bundledBwrap(binary, workspace, searchPath);
+  if (!bundled) return {};
+  try {
+    const dir = path.join(
+      os.homedir(),
+      '.cache',
+      'ralph',
+      'codex-bwrap',
+      createHash('sha256').update(bundled).digest('hex').slice(0, 16),
+    );
+    const link = path.join(dir, 'bwrap');
+    if (!fs.existsSync(link)) {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.symlinkSync(bundled, link);
+    }
+    return { env: { PATH: [dir, searchPath].filter(Boolean).join(path.delimiter) } };
+  } catch {
+    return {};
+  }
+}
+
+/** The bubblewrap bundled with the codex installation `binary` resolves to, if there is one. */
+function bundledBwrap(binary: string, workspace: string, searchPath: string | undefined): string | undefined {
+  const found = resolveExecutable(binary, workspace, searchPath ?? '');
+  if (!found) return undefined;
+  let real: string;
+  try {
+    real = fs.realpathSync(found);
+  } catch {
+    return undefined;
+  }
+  // The native binary (vendor/<triple>/bin/codex), or the npm package's launcher (@openai/codex/bin/codex.js) with
+  // the platform package installed beside it or under it.
+  const candidates = [path.join(path.dirname(real), '..', 'codex-resources', 'bwrap')];
+  const pkg = path.dirname(path.dirname(real));
+  for (const root of [path.join(pkg, 'node_modules', '@openai'), path.dirname(pkg)]) {
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(root).filter((n) => n.startsWith('codex-linux-'));
+    } catch {
+      continue;
+    }
+    for (const n of names) {
+      let triples: string[] = [];
+      try {
+        triples = fs.readdirSync(path.join(root, n, 'vendor'));
+      } catch {
+        continue;
+      }
+      for (const t of triples) candidates.push(path.join(root, n, 'vendor', t, 'codex-resources', 'bwrap'));
+    }
+  }
+  return candidates.find((c) => {
+    try {
+      return fs.statSync(c).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
 
 /**
  * Reads a `codex exec --json` event stream: the last `agent_message` is the answer, the last `turn.completed` carries

@@ -1,6 +1,7 @@
+import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
-import { codexAdapter } from '../../../../src/activities/agents/codex';
+import { codexAdapter, codexSandboxEnv } from '../../../../src/activities/agents/codex';
 import type { ParsedAgentOutput, RawAgentOutput } from '../../../../src/activities/agents/types';
 import type { AgentSpec } from '../../../../src/config/loop-input';
 import {
@@ -185,5 +186,35 @@ describe('codexAdapter with the fake codex CLI', () => {
     expect(parsed).toMatchObject({ finalText: LIMIT, isError: true, usageLimit: { message: LIMIT } });
     expect(parsed.usageLimit?.resetAt).toBe(run.out.now + 2 * 3_600_000);
     expect(fs.existsSync(path.join(ws, 'hello.txt'))).toBe(false);
+  });
+});
+
+describe("codex's own sandbox uses the bubblewrap it ships with", () => {
+  const home = process.env.HOME;
+  afterEach(() => {
+    process.env.HOME = home;
+  });
+
+  it('puts a folder whose bwrap is the bundled one first on the agent PATH, outside the workspace', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-codex-pkg-'));
+    const bin = path.join(root, 'vendor', 'x86_64-unknown-linux-musl', 'bin');
+    const res = path.join(root, 'vendor', 'x86_64-unknown-linux-musl', 'codex-resources');
+    fs.mkdirSync(bin, { recursive: true });
+    fs.mkdirSync(res, { recursive: true });
+    fs.writeFileSync(path.join(bin, 'codex'), '#!/bin/sh\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(res, 'bwrap'), '#!/bin/sh\n', { mode: 0o755 });
+    process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-home-'));
+    const { env } = codexSandboxEnv(path.join(bin, 'codex'), root, '/usr/bin:/bin');
+    const [first, ...rest] = env!.PATH.split(path.delimiter);
+    expect(rest).toEqual(['/usr/bin', '/bin']);
+    expect(first.startsWith(path.join(process.env.HOME, '.cache', 'ralph', 'codex-bwrap'))).toBe(true);
+    expect(fs.realpathSync(path.join(first, 'bwrap'))).toBe(fs.realpathSync(path.join(res, 'bwrap')));
+  });
+
+  it('changes nothing when the installation ships no bwrap or codex is not found', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-codex-pkg-'));
+    fs.writeFileSync(path.join(root, 'codex'), '#!/bin/sh\n', { mode: 0o755 });
+    expect(codexSandboxEnv(path.join(root, 'codex'), root, '/usr/bin')).toEqual({});
+    expect(codexSandboxEnv('no-such-codex-binary', root, '/nonexistent')).toEqual({});
   });
 });
