@@ -91,8 +91,9 @@ describe('ralphProject', () => {
       {
         tasks: {
           'US-001': { default: finishTask('US-001') },
-          // Needs 5 s: more than the UI base timeout (4 s), less than 4 x 1.5 = 6 s.
-          'US-002': { default: [{ sleep: 5000 }, ...finishTask('US-002')] },
+          // Needs 4 s: more than the agent's deadline under the UI base timeout (4 s - 0.5 s kill margin), well under
+          // the one of 4 x 1.5 = 6 s (5.5 s), so a busy machine's slower agent start never costs a third attempt.
+          'US-002': { default: [{ sleep: 4000 }, ...finishTask('US-002')] },
           'US-003': { default: finishTask('US-003') },
           'US-004': { default: finishTask('US-004') },
           'US-005': { default: finishTask('US-005') },

@@ -190,11 +190,6 @@ describe('codexAdapter with the fake codex CLI', () => {
 });
 
 describe("codex's own sandbox uses the bubblewrap it ships with", () => {
-  const home = process.env.HOME;
-  afterEach(() => {
-    process.env.HOME = home;
-  });
-
   it('puts a folder whose bwrap is the bundled one first on the agent PATH, outside the workspace', () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-codex-pkg-'));
     const bin = path.join(root, 'vendor', 'x86_64-unknown-linux-musl', 'bin');
@@ -203,11 +198,10 @@ describe("codex's own sandbox uses the bubblewrap it ships with", () => {
     fs.mkdirSync(res, { recursive: true });
     fs.writeFileSync(path.join(bin, 'codex'), '#!/bin/sh\n', { mode: 0o755 });
     fs.writeFileSync(path.join(res, 'bwrap'), '#!/bin/sh\n', { mode: 0o755 });
-    process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-home-'));
     const { env } = codexSandboxEnv(path.join(bin, 'codex'), root, '/usr/bin:/bin');
     const [first, ...rest] = env!.PATH.split(path.delimiter);
     expect(rest).toEqual(['/usr/bin', '/bin']);
-    expect(first.startsWith(path.join(process.env.HOME, '.cache', 'ralph', 'codex-bwrap'))).toBe(true);
+    expect(first.startsWith(path.join(os.homedir(), '.cache', 'ralph', 'codex-bwrap'))).toBe(true);
     expect(fs.realpathSync(path.join(first, 'bwrap'))).toBe(fs.realpathSync(path.join(res, 'bwrap')));
   });
 
