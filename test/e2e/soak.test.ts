@@ -34,10 +34,12 @@ describe('npm run soak (short)', () => {
       );
       child.stdin?.end();
     });
-    expect({ code, output: output.split('\n').filter((l) => /soak:|PROBLEM/.test(l)) }).toEqual({
+    expect({ code, output: output.split('\n').filter((l) => /^soak:|PROBLEM/.test(l)) }).toEqual({
       code: 0,
       output: [expect.stringMatching(/EXACT$/)],
     });
+    // The verdict line comes last.
+    expect(output.trimEnd().split('\n').pop()).toBe('bench:soak: all 1 targets met');
     const r = JSON.parse(fs.readFileSync(resultFile, 'utf8')) as {
       exact: boolean;
       iterations: number;

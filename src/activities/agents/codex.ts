@@ -46,7 +46,7 @@ export const codexAdapter: AgentAdapterImpl = {
  * Codex's own sandbox (`--sandbox workspace-write`) runs commands under bubblewrap: the first `bwrap` on PATH, else the
  * one bundled next to the codex binary (`codex-resources/bwrap`). Debian's bubblewrap (0.8) lacks what codex 0.169
  * asks of it, and every write of the agent then fails ("Failed to write file"). So the agent's PATH starts with a
- * folder whose `bwrap` is codex's bundled one, when the installation has it: codex keeps its sandbox, with the
+ * folder holding a copy of codex's bundled `bwrap`, when the installation has it: codex keeps its sandbox, with the
  * bubblewrap it was built for. The folder is outside the workspace (`~/.cache/ralph/codex-bwrap/<hash>`), where the
  * sandboxed agent cannot replace it. No bundled bwrap (another platform, another layout): nothing changes.
  */
@@ -59,17 +59,24 @@ export function codexSandboxEnv(
   const bundled = bundledBwrap(binary, workspace, searchPath);
   if (!bundled) return {};
   try {
+    // Keyed by the installation's file, its size and time: an upgraded codex gets a fresh copy.
+    const stat = fs.statSync(bundled);
     const dir = path.join(
       os.homedir(),
       '.cache',
       'ralph',
       'codex-bwrap',
-      createHash('sha256').update(bundled).digest('hex').slice(0, 16),
+      createHash('sha256').update(`${bundled}:${stat.size}:${stat.mtimeMs}`).digest('hex').slice(0, 16),
     );
-    const link = path.join(dir, 'bwrap');
-    if (!fs.existsSync(link)) {
+    // A copy, not a link: codex will not run a bubblewrap that lives under a temporary folder, and an installation
+    // (a CI checkout, say) may be under /tmp.
+    const copy = path.join(dir, 'bwrap');
+    if (!fs.existsSync(copy)) {
       fs.mkdirSync(dir, { recursive: true });
-      fs.symlinkSync(bundled, link);
+      const tmp = `${copy}.${process.pid}`;
+      fs.copyFileSync(bundled, tmp);
+      fs.chmodSync(tmp, 0o755);
+      fs.renameSync(tmp, copy);
     }
     return { env: { PATH: [dir, searchPath].filter(Boolean).join(path.delimiter) } };
   } catch {

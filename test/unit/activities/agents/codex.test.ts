@@ -190,7 +190,7 @@ describe('codexAdapter with the fake codex CLI', () => {
 });
 
 describe("codex's own sandbox uses the bubblewrap it ships with", () => {
-  it('puts a folder whose bwrap is the bundled one first on the agent PATH, outside the workspace', () => {
+  it('puts a folder holding a copy of the bundled bwrap first on the agent PATH, outside the workspace', () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-codex-pkg-'));
     const bin = path.join(root, 'vendor', 'x86_64-unknown-linux-musl', 'bin');
     const res = path.join(root, 'vendor', 'x86_64-unknown-linux-musl', 'codex-resources');
@@ -202,7 +202,8 @@ describe("codex's own sandbox uses the bubblewrap it ships with", () => {
     const [first, ...rest] = env!.PATH.split(path.delimiter);
     expect(rest).toEqual(['/usr/bin', '/bin']);
     expect(first.startsWith(path.join(os.homedir(), '.cache', 'ralph', 'codex-bwrap'))).toBe(true);
-    expect(fs.realpathSync(path.join(first, 'bwrap'))).toBe(fs.realpathSync(path.join(res, 'bwrap')));
+    expect(fs.readFileSync(path.join(first, 'bwrap'), 'utf8')).toBe(fs.readFileSync(path.join(res, 'bwrap'), 'utf8'));
+    expect(fs.statSync(path.join(first, 'bwrap')).mode & 0o111).toBeTruthy();
   });
 
   it('changes nothing when the installation ships no bwrap or codex is not found', () => {
