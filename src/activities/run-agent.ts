@@ -10,6 +10,9 @@ import { resolveEnvRefs } from '../core/env-refs';
 import { buildPrompt } from '../core/prompt';
 import type { UsageRecord } from '../core/loop-types';
 import { getAdapter } from './agents';
+import { probeSandbox, removeSandboxTmp, wrapInSandbox } from './agents/sandbox';
+import { parseSandboxDenials, type SandboxDenial, type SandboxOptions, type SandboxStatus } from '../core/sandbox';
+import { drainHookSpool } from '../state/hook-spool';
 import { attemptSuffix, iterationDir, writeJsonAtomic } from '../state/artifacts';
 import { killLeftover, readTail, resolveExecutable, runLogged } from './process';
 import { createCheckpoint, listCheckpoints, rollbackToCheckpoint } from './workspace/checkpoint';
@@ -51,6 +54,8 @@ export interface RunAgentInput {
   resume?: number;
   /** Ralph's tool-call hooks (audit log, warnings or denials, rollback checkpoints) for agents that support them. */
   hooks?: { enabled: boolean; policy: 'warn' | 'deny' };
+  /** The agent sandbox (absent in loops started before it: no sandbox). */
+  sandbox?: SandboxOptions;
   /**
    * A fused iteration (patch `fused-iteration-v1`): what this activity also runs once the agent has finished, so an
    * iteration is one activity instead of an activity, a local activity and another activity. Only after a run that
@@ -94,6 +99,8 @@ export interface RunAgentResult {
   finalTextTail: string;
   /** Set only between reading the run and reporting its failure (never in the returned result or in history). */
   failureMessage?: string;
+  /** How the run was sandboxed, and the writes the sandbox refused as the agent's output reports them. */
+  sandbox?: SandboxStatus & { denied?: SandboxDenial[] };
   /** The pre-run checkpoint (when asked for), and what a retry restored from it. */
   checkpoint?: { label: string; ref: string; commit: string | null; restored?: number; removed?: number };
   /** Fused iteration: the detection pass's result, or why it failed (the workflow then runs it itself). */
@@ -149,7 +156,12 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
 
   const sfx = attemptSuffix(input.run, ctx.info.attempt) + (input.resume ? `.resume${input.resume}` : '');
   const run = prepareRun(input, dir, sfx, attempt);
-  const r = await spawnAgent(ctx, input, run, pidFile);
+  let r: Awaited<ReturnType<typeof runLogged>>;
+  try {
+    r = await spawnAgent(ctx, input, run, pidFile);
+  } finally {
+    await endSandboxedRun(input, run);
+  }
   const result = readRun(input, run, r, attempt, checkpoint);
   recordRun(input, result, attempt, run.sfx);
   throwOnFailure(result);
@@ -174,6 +186,30 @@ interface PreparedRun {
   stdin?: string;
   stdoutPath: string;
   stderrPath: string;
+  sandbox: SandboxStatus;
+}
+
+/**
+ * How this run is sandboxed: `off` when the loop says so (or predates the sandbox), `enforced` where the sandbox
+ * starts; where it cannot, `unavailable` (auto) or SandboxUnavailable (enforce), with the line naming what to install.
+ */
+function sandboxFor(input: RunAgentInput): SandboxStatus {
+  if (!input.sandbox || input.sandbox.mode === 'off') return { state: 'off' };
+  const status = probeSandbox();
+  if (status.state !== 'enforced' && input.sandbox.mode === 'enforce')
+    throw ApplicationFailure.nonRetryable(
+      `sandbox.mode is enforce but the agent sandbox cannot start on this worker: ${status.reason}`,
+      ErrorTypes.SandboxUnavailable,
+    );
+  return status;
+}
+
+/** After a sandboxed run: its hooks' spooled entries move into the loop's logs, its temp folder goes. */
+async function endSandboxedRun(input: RunAgentInput, run: PreparedRun): Promise<void> {
+  if (run.sandbox.state !== 'enforced') return;
+  const spool = run.env.RALPH_HOOK_SPOOL;
+  if (spool) await drainHookSpool(spool, input.stateDir, input.loopId).catch(() => 0);
+  removeSandboxTmp(run.env);
 }
 
 /** Writes the prompt and resolves the command, its executable and its environment (AgentNotFound when missing). */
@@ -194,6 +230,7 @@ function prepareRun(input: RunAgentInput, dir: string, sfx: string, attempt: num
   fs.writeFileSync(promptPath, prompt);
 
   const adapter = getAdapter(input.agent.adapter);
+  const sandbox = sandboxFor(input);
   const cmd = adapter.build({
     prompt,
     promptFile: promptPath,
@@ -204,6 +241,7 @@ function prepareRun(input: RunAgentInput, dir: string, sfx: string, attempt: num
     artifactDir: dir,
     stateDir: input.stateDir,
     hooks: input.hooks,
+    sandboxed: sandbox.state === 'enforced',
   });
   let agentEnv: Record<string, string>;
   try {
@@ -230,14 +268,36 @@ function prepareRun(input: RunAgentInput, dir: string, sfx: string, attempt: num
       `agent executable "${cmd.file}" (adapter ${input.agent.adapter}) was not found on the worker's PATH: install it or pass --agent-binary <path> (agent.binary)`,
       ErrorTypes.AgentNotFound,
     );
+  let spawn = { file, args: cmd.args };
+  if (input.sandbox && sandbox.state === 'enforced') {
+    const wrapped = wrapInSandbox({
+      file,
+      args: cmd.args,
+      env,
+      adapter: input.agent.adapter,
+      workspace: input.workspace,
+      stateDir: input.stateDir,
+      artifactDir: dir,
+      sfx,
+      options: input.sandbox,
+    });
+    spawn = { file: wrapped.file, args: wrapped.args };
+    Object.assign(env, wrapped.env, {
+      // srt points the agent's TMPDIR here (it reads CLAUDE_CODE_TMPDIR), not at the shared /tmp/claude.
+      CLAUDE_CODE_TMPDIR: wrapped.env.TMPDIR,
+      RALPH_HOOK_SPOOL: path.join(wrapped.env.TMPDIR, 'hook-spool.jsonl'),
+      RALPH_SANDBOX: 'enforced',
+    });
+  }
   return {
     dir,
     sfx,
     promptPath,
     adapter,
-    file,
-    args: cmd.args,
+    file: spawn.file,
+    args: spawn.args,
     env,
+    sandbox,
     stdin: cmd.input,
     stdoutPath: path.join(dir, `agent.stdout${sfx}.log`),
     stderrPath: path.join(dir, `agent.stderr${sfx}.log`),
@@ -337,7 +397,15 @@ function readRun(
     failureMessage: failure?.message,
     finalTextTail: tail(parsed.finalText || stderr, 1500),
     checkpoint,
+    sandbox: sandboxResult(run.sandbox, stdout, stderr),
   };
+}
+
+/** The run's sandbox status; a sandboxed run also lists the writes its output says were refused. */
+function sandboxResult(status: SandboxStatus, stdout: string, stderr: string): RunAgentResult['sandbox'] {
+  if (status.state !== 'enforced') return status;
+  const denied = parseSandboxDenials(`${tail(stdout, 256 * 1024)}\n${tail(stderr, 256 * 1024)}`, 20);
+  return denied.length ? { ...status, denied } : status;
 }
 
 /** Keeps the run: its result file, the metrics, the audit trail's `agent` entry, the log event. */

@@ -7,6 +7,8 @@ import { asActivityFailure } from './errors';
 import { ConfigError, findConfigFile, loadGatesConfig } from '../config/load-config';
 import { ErrorTypes, RALPH_DIR } from '../core/constants';
 import { getAdapter } from './agents';
+import { probeSandbox } from './agents/sandbox';
+import type { SandboxStatus } from '../core/sandbox';
 import { loopDir } from '../state/artifacts';
 import { resolveExecutable } from './process';
 import { remoteUrl } from './workspace/remote';
@@ -80,6 +82,9 @@ export async function validateLoopInput({
     (raw as { persistence?: unknown; antiLaziness?: unknown } | null)?.persistence ??
     (raw as { antiLaziness?: unknown } | null)?.antiLaziness;
   if (rawAntiLaziness === undefined && input.gates?.persistence) input.persistence = input.gates.persistence;
+  const rawSandbox = (raw as { sandbox?: unknown } | null)?.sandbox;
+  if (rawSandbox === undefined && input.gates?.sandbox) input.sandbox = input.gates.sandbox;
+  const sandboxStatus = checkSandbox(input);
   const rawVerification = (raw as { verification?: unknown } | null)?.verification;
   if (rawVerification === undefined && input.gates?.verification) input.verification = input.gates.verification;
   // Resolve each gate's thresholds (profile + overrides) here, so the workflow only carries numbers.
@@ -93,7 +98,22 @@ export async function validateLoopInput({
   input.host ??= workerHost;
   if (input.host) input.checkpointRemoteUrl ??= await remoteUrl(input.workspace, input.checkpointRemote);
   writeRetentionPolicy(stateDir, loopId, input.persistence.checkpoints.keepFinishedDays);
-  return { ...input, stateDir } as ResolvedLoopInput;
+  return { ...input, stateDir, sandboxStatus } as ResolvedLoopInput;
+}
+
+/**
+ * The sandbox on this worker: `off` by configuration, `enforced` where it starts, `unavailable` where it cannot (a
+ * loud warning in auto mode; SandboxUnavailable, naming what to install, in enforce mode).
+ */
+export function checkSandbox(input: LoopInput): SandboxStatus {
+  if (input.sandbox.mode === 'off') return { state: 'off' };
+  const status = probeSandbox();
+  if (status.state !== 'enforced' && input.sandbox.mode === 'enforce')
+    throw ApplicationFailure.nonRetryable(
+      `sandbox.mode is enforce but the agent sandbox cannot start on this worker: ${status.reason}`,
+      ErrorTypes.SandboxUnavailable,
+    );
+  return status;
 }
 
 /** Throws AgentNotFound when the agent's executable can't be found. */

@@ -6,6 +6,7 @@ import type { Client } from '@temporalio/client';
 import { endedLoopResult, endedProjectResult, pollLoop, pollProject } from '../client';
 import { TERMINAL_STATUSES, type HumanGate, type LoopResult, type LoopState } from '../core/loop-types';
 import type { ProjectState } from '../core/project-machine';
+import { unsandboxedLine } from '../core/sandbox';
 import { gateLines, shellQuote } from './signal-helpers';
 import { blockedLines } from './views/blocked';
 import {
@@ -55,11 +56,19 @@ export async function followLoop(client: Client, loopId: string, o: FollowOption
   let lastPosition = '';
   let lastRecord = 0;
   let lastGate = '';
+  let lastSandbox = '';
   const seenSignals = new Set<string>();
   let noStateSince = Date.now();
   let hinted = false;
 
   const show = async (s: LoopState): Promise<void> => {
+    // An unsandboxed agent is said once, and again whenever that changes.
+    const sandbox = s.sandbox && s.sandbox.state !== 'enforced' ? unsandboxedLine(s.sandbox) : '';
+    if (sandbox !== lastSandbox) {
+      if (sandbox) say(sandbox);
+      else if (lastSandbox) say('sandboxed: the agent runs in the sandbox again');
+      lastSandbox = sandbox;
+    }
     for (const r of s.records.filter((x) => x.n > lastRecord)) {
       say(recordLine(r));
       if (r.n === s.iteration && r.outcome !== 'completed')

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AntiLazinessConfig } from './anti-laziness-config';
 import { VerificationConfig } from './verification-config';
+import { SandboxConfig } from './sandbox-config';
 import { GateKinds, OutputFormats, Severities, type GateKind, type OutputFormat } from '../core/gates';
 import { Profiles, type GateThresholds, type ProfileName } from '../core/gate-rules';
 
@@ -99,6 +100,8 @@ export const GatesConfig = z
     antiLaziness: AntiLazinessConfig.optional(),
     /** Verification against the original checks (protected set, on protected edits); used when the loop input sets none. */
     verification: VerificationConfig.optional(),
+    /** The agent sandbox (see the loop input's `sandbox`). */
+    sandbox: SandboxConfig.optional(),
   })
   .strict();
 /** A gates configuration, after defaults. */

@@ -4,6 +4,8 @@ import { GatesConfig, type GateSpec } from './gates-config';
 import type { GateThresholds } from '../core/gate-rules';
 import { HOST_ID_PATTERN } from '../core/hosts';
 import { VerificationConfig } from './verification-config';
+import { SandboxConfig } from './sandbox-config';
+import type { SandboxStatus } from '../core/sandbox';
 import { LoopRoutingConfig } from './routing';
 import { InvalidInputError } from './errors';
 import { withAntiLazinessAlias } from './aliases';
@@ -144,6 +146,12 @@ export const LoopInput = z
      * `ralph.config.yaml`); `{ "enabled": false }` turns it off.
      */
     verification: VerificationConfig.default(VerificationConfig.parse({})),
+    /**
+     * The agent sandbox: the agent writes only in the workspace and its own folders (never the dependency folders,
+     * `.git` internals or the state folder) and reaches only its model's API. `auto` (default) sandboxes wherever the
+     * sandbox can start and says loudly where it can't; `enforce` fails the loop there; `off` never sandboxes.
+     */
+    sandbox: SandboxConfig.default(SandboxConfig.parse({})),
     /** Free-form labels, shown by `ralph status`. */
     labels: z.record(z.string(), z.string()).default({}),
     /**
@@ -207,5 +215,7 @@ export type ResolvedGateSpec = Omit<GateSpec, 'thresholds'> & { thresholds: Gate
  */
 export type ResolvedLoopInput = Omit<LoopInput, 'stateDir' | 'gates'> & {
   stateDir: string;
+  /** The sandbox as the validating worker found it (absent in loops started before the sandbox). */
+  sandboxStatus?: SandboxStatus;
   gates?: Omit<GatesConfig, 'gates'> & { gates: ResolvedGateSpec[] };
 };

@@ -7,6 +7,7 @@ import type { LoopSummary, ProjectSummary } from '../client';
 import type { IterationRecord, LoopState } from '../core/loop-types';
 import type { ProjectState } from '../core/project-machine';
 import type { BestOutput, TrajectoryPoint } from '../core/anti-laziness-types';
+import { sandboxLine } from '../core/sandbox';
 import { describeBinding } from '../core/hosts';
 import { QUALITY_DROP, trajectoryOf } from '../core/report';
 import { html, raw, type Html } from './html';
@@ -390,6 +391,7 @@ export function loopPage(s: LoopState, workflowStatus: string, ctx: PageContext)
     s.loopId,
     ctx,
     html`${loopHeader(s, workflowStatus)} ${s.host ? html`<p id="host">${describeBinding(s.host) ?? ''}</p>` : ''}
+      ${s.sandbox ? html`<p id="sandbox" class="${s.sandbox.state === 'enforced' ? 'ok' : 'warn'}">${sandboxLine(s.sandbox)}</p>` : ''}
       ${routingPanel(s)} ${gatePanel(s, ctx)}
       <h2>Quality trajectory</h2>
       ${qualityChart(trajectoryOf(s), p?.best)} ${p?.best ? html`<p>best: ${p.best.reason}</p>` : ''}

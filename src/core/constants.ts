@@ -26,6 +26,8 @@ export const SearchAttributes = {
   RalphQuality: { name: 'RalphQuality', type: 'Double' },
   /** Cost so far in USD, as the agents report it (cents). */
   RalphCostUsd: { name: 'RalphCostUsd', type: 'Double' },
+  /** How the agent runs: `enforced` (sandboxed), `unavailable` (auto, the sandbox could not start) or `off`. */
+  RalphSandbox: { name: 'RalphSandbox', type: 'Keyword' },
 } as const;
 
 /** `--search-attribute name=Type` arguments for `temporal server start-dev`. */
@@ -45,6 +47,8 @@ export const ErrorTypes = {
   AgentTimeout: 'AgentTimeout',
   /** The model's API is overloaded: retried by Temporal's retry policy with backoff, not an iteration of its own. */
   AgentOverloaded: 'AgentOverloaded',
+  /** `sandbox.mode: enforce` and the sandbox cannot start on the worker: the message names what to install. */
+  SandboxUnavailable: 'SandboxUnavailable',
 } as const;
 /** A failure type from {@link ErrorTypes}. */
 export type ErrorType = (typeof ErrorTypes)[keyof typeof ErrorTypes];
@@ -59,6 +63,7 @@ export const NON_RETRYABLE_ERROR_TYPES: string[] = [
   ErrorTypes.AgentConfigError,
   ErrorTypes.AgentAuthFailed,
   ErrorTypes.PromptFileNotFound,
+  ErrorTypes.SandboxUnavailable,
 ];
 
 /** The folder (inside the workspace unless configured) where loops keep state, artifacts and reports. */

@@ -1,3 +1,4 @@
+import type { SandboxState, SandboxStatus } from './sandbox';
 import type { ChangeSummary, AntiLazinessState, ReinforcementLevel } from './anti-laziness-types';
 import type { HostBinding } from './hosts';
 import type { RoutingCarryIn, RoutingState } from './routing/tracker';
@@ -66,6 +67,10 @@ export interface IterationRecord {
     claimedFiles: number;
     usage?: UsageRecord;
     attempts: number;
+    /** How the agent ran: `enforced` (sandboxed), `unavailable` (auto, no sandbox here) or `off`. */
+    sandbox?: SandboxState;
+    /** Writes the sandbox refused, as the agent's output reported them (evidence, not a verdict). */
+    sandboxDenied?: string[];
   };
   check?: { passed: boolean; exitCode: number | null; durationMs: number; timedOut?: boolean };
   outcome: IterationOutcome;
@@ -210,6 +215,8 @@ export interface LoopState {
   persistence?: AntiLazinessState;
   /** The host holding the workspace (multi-host deployments only). */
   host?: HostBinding;
+  /** The agent sandbox as the last run (or, before the first, the validating worker) found it. */
+  sandbox?: SandboxStatus;
   /** Automatic agent routing (absent when no profiles are configured): active agent, domain, handoff chain, breaker. */
   routing?: RoutingState & { profiles: string[] };
   /** How many times the workflow continued-as-new. */

@@ -10,6 +10,7 @@ export const SA = {
   agent: defineSearchAttributeKey(SearchAttributes.RalphAgent.name, SearchAttributeType.KEYWORD),
   quality: defineSearchAttributeKey(SearchAttributes.RalphQuality.name, SearchAttributeType.DOUBLE),
   costUsd: defineSearchAttributeKey(SearchAttributes.RalphCostUsd.name, SearchAttributeType.DOUBLE),
+  sandbox: defineSearchAttributeKey(SearchAttributes.RalphSandbox.name, SearchAttributeType.KEYWORD),
 } as const;
 
 /** Every key, for the dev server's `searchAttributes` option and the worker's registration check. */

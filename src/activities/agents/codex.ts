@@ -26,7 +26,8 @@ export const codexAdapter: AgentAdapterImpl = {
         'exec',
         '--json',
         '--sandbox',
-        'workspace-write',
+        // Under ralph's sandbox, which confines every write already, codex's own would nest a bubblewrap in ours.
+        inv.sandboxed ? 'danger-full-access' : 'workspace-write',
         '--skip-git-repo-check',
         ...model,
         ...inv.spec.args,
@@ -34,7 +35,9 @@ export const codexAdapter: AgentAdapterImpl = {
         '-',
       ],
       input: inv.prompt,
-      ...codexSandboxEnv(inv.spec.binary ?? 'codex', inv.workspace, inv.spec.env?.PATH ?? process.env.PATH),
+      ...(inv.sandboxed
+        ? {}
+        : codexSandboxEnv(inv.spec.binary ?? 'codex', inv.workspace, inv.spec.env?.PATH ?? process.env.PATH)),
     };
   },
   parse(out) {

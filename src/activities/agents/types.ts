@@ -18,6 +18,8 @@ export interface AgentInvocation {
   stateDir?: string;
   /** Ralph's tool-call hooks, for adapters whose agent supports them (claude-code, scripted). */
   hooks?: AgentHooks;
+  /** The run is inside ralph's sandbox (codex then turns its own off: one bubblewrap cannot nest in the other). */
+  sandboxed?: boolean;
 }
 
 /**

@@ -21,7 +21,8 @@ import {
 import { protectedHits, protectedHookMessage, type ProtectedHit } from '../../core/verification/hook-rules';
 import { compareSections } from '../../core/verification/sections';
 import { appendAudit, reserveRiskCheckpoint, type AuditEntry } from '../../state/audit';
-import { appendHookLog } from '../../state/hook-log';
+import { appendHookLog, type HookLogEntry } from '../../state/hook-log';
+import { spoolHookEntry } from '../../state/hook-spool';
 import { readManifest } from '../../state/manifest';
 
 /** The two hook events, as `ralph hook` spells them. */
@@ -41,6 +42,12 @@ export interface HookContext {
   workspace?: string;
   /** RALPH_HOOK_POLICY: `deny` blocks critical calls, `warn` (default) only warns. */
   policy: 'warn' | 'deny';
+  /**
+   * RALPH_HOOK_SPOOL: set when the agent runs in the sandbox, where the state folder is read-only. Entries go to this
+   * file (the worker moves them into the logs after the run) and no rollback checkpoint is taken (the run's pre-run
+   * checkpoint covers it).
+   */
+  spool?: string;
 }
 
 /** What one hook run produced: the JSON for Claude Code, the audit entry it logged, notes for stderr. */
@@ -64,6 +71,7 @@ export function hookContextFromEnv(env: NodeJS.ProcessEnv, notes: string[] = [])
     iteration: Number.isInteger(iteration) && iteration >= 0 ? iteration : 0,
     workspace: env.RALPH_WORKSPACE || undefined,
     policy: policy === 'deny' ? 'deny' : 'warn',
+    spool: env.RALPH_HOOK_SPOOL || undefined,
   };
 }
 
@@ -132,18 +140,18 @@ export async function runHook(event: HookEvent, stdin: string, env: NodeJS.Proce
   const hookLog = (): void => {
     if (!ctx.loopId) return;
     try {
-      appendHookLog(path.resolve(ctx.stateDir ?? path.join(workspace ?? '.', '.ralph')), [
-        {
-          at: new Date(t0).toISOString(),
-          loopId: ctx.loopId,
-          iteration: ctx.iteration,
-          type: 'hook',
-          name: `${event} ${tool}`,
-          outcome: response.decision,
-          durationMs: Date.now() - t0,
-          detail: `risk ${assessment.risk}${assessment.target ? `: ${assessment.target}` : ''}`,
-        },
-      ]);
+      const logged: HookLogEntry = {
+        at: new Date(t0).toISOString(),
+        loopId: ctx.loopId,
+        iteration: ctx.iteration,
+        type: 'hook',
+        name: `${event} ${tool}`,
+        outcome: response.decision,
+        durationMs: Date.now() - t0,
+        detail: `risk ${assessment.risk}${assessment.target ? `: ${assessment.target}` : ''}`,
+      };
+      if (ctx.spool) spoolHookEntry(ctx.spool, { kind: 'hook-log', entry: logged });
+      else appendHookLog(path.resolve(ctx.stateDir ?? path.join(workspace ?? '.', '.ralph')), [logged]);
     } catch (e) {
       notes.push(`could not append to the hook log: ${oneLine(e)}`);
     }
@@ -176,7 +184,11 @@ export async function runHook(event: HookEvent, stdin: string, env: NodeJS.Proce
     sessionId: typeof payload.session_id === 'string' ? payload.session_id : undefined,
   };
   // A denied call changes nothing, so it needs no checkpoint.
-  if (event === 'pre-tool-use' && riskAtLeast(assessment.risk, 'high') && response.decision !== 'deny') {
+  if (ctx.spool && event === 'pre-tool-use' && riskAtLeast(assessment.risk, 'high') && response.decision !== 'deny')
+    notes.push(
+      'sandboxed run: no rollback checkpoint (the state folder is read-only here); the pre-run checkpoint covers the run',
+    );
+  else if (event === 'pre-tool-use' && riskAtLeast(assessment.risk, 'high') && response.decision !== 'deny') {
     try {
       if (!workspace) throw new Error('no workspace: set RALPH_WORKSPACE');
       const label = await reserveRiskCheckpoint(stateDir, loopId, ctx.iteration);
@@ -192,7 +204,8 @@ export async function runHook(event: HookEvent, stdin: string, env: NodeJS.Proce
     }
   }
   try {
-    await appendAudit(stateDir, loopId, entry);
+    if (ctx.spool) spoolHookEntry(ctx.spool, { kind: 'audit', entry });
+    else await appendAudit(stateDir, loopId, entry);
   } catch (e) {
     notes.push(`could not append to the audit log: ${oneLine(e)}`);
   }
@@ -305,6 +318,7 @@ Environment:
   RALPH_STATE_DIR    state folder (default <workspace>/.ralph); log: <state>/loops/<loop>/audit.jsonl
   RALPH_ITERATION    iteration number, for the log and checkpoint labels (iter-<NNN>-risk-<k>)
   RALPH_WORKSPACE    workspace to checkpoint (default: the hook input's cwd)
+  RALPH_HOOK_SPOOL   set by the worker for a sandboxed agent: entries go to this file, moved into the logs after the run
   RALPH_HOOK_POLICY  warn (default): warn on high and critical calls; deny: also block critical ones
 
 Protected paths: when the loop recorded a verification manifest (<state>/loops/<loop>/verification/manifest.json),

@@ -1,5 +1,6 @@
 /** What the CLI prints about loops and projects: one-line views of records, positions, results and attempts, and the status views. */
 import { describeBinding } from '../../core/hosts';
+import { sandboxLine } from '../../core/sandbox';
 import { type IterationRecord, type LoopResult, type LoopState } from '../../core/loop-types';
 import type { AttemptRecord, ProjectState } from '../../core/project-machine';
 import { trajectoryOf } from '../../core/report';
@@ -116,6 +117,7 @@ export function statusLines(
   field('started', s.startedAt && `${s.startedAt} (updated ${s.updatedAt}${s.run ? `, run ${s.run + 1}` : ''})`);
   field('sleeping', s.sleepingUntil && `until ${s.sleepingUntil} (usage limit)`);
   field('host', describeBinding(s.host));
+  field('sandbox', s.sandbox && sandboxLine(s.sandbox));
   const labels = Object.entries(s.labels ?? {});
   field('labels', labels.map(([k, v]) => `${k}=${v}`).join(' '));
   if (failure) field('failure', failure);

@@ -105,6 +105,7 @@ export async function runAgentPhase(ctx: LoopContext, n: number, plan: PromptPla
               ? { enabled: true, policy: input.persistence.hooks.policy }
               : undefined,
           then: fused ? fusedTail(ctx, n, agentTimeoutSeconds) : undefined,
+          sandbox: input.sandbox,
         }),
       );
     } catch (e) {

@@ -14,6 +14,7 @@ import { planPrompt } from './prompt';
 import { recordIteration } from './record';
 import { afterRoutedRun, routeIteration } from './routing';
 import { verifyPhase } from './verify';
+import { sandboxEvents } from './sandbox';
 
 /**
  * Runs the next iteration and says what the loop does after it. A `ralph move` that interrupts an activity waiting for
@@ -49,6 +50,7 @@ async function iterate(ctx: LoopContext): Promise<Next> {
   const recorded = recordIteration(ctx, facts, judgement);
   if (!judgement.completed) m.setPhase('starting', nowIso());
   ctx.runIterations++;
-  await persist(ctx, recorded.record, judgement.decision?.events);
+  const events = [...(judgement.decision?.events ?? []), ...sandboxEvents(ctx, n, agent.run.result)];
+  await persist(ctx, recorded.record, events.length ? events : undefined);
   return nextStep(ctx, facts, judgement, recorded);
 }

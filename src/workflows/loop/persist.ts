@@ -30,6 +30,8 @@ export function syncSearchAttributes(ctx: LoopContext): void {
     if (quality !== undefined) want.quality = quality;
     want.costUsd = Math.round((state.totals.costUsd ?? 0) * 100) / 100;
   }
+  // Loops recorded before the sandbox have no sandbox state: nothing new is upserted for them.
+  if (state.sandbox) want.sandbox = state.sandbox.state;
   const changed = (Object.keys(want) as (keyof typeof want)[]).filter((k) => ctx.upserted[k] !== want[k]);
   if (!changed.length) return;
   upsertSearchAttributes(changed.map((k) => ({ key: SA[k], value: want[k] }) as SearchAttributeUpdate));

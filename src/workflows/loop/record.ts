@@ -76,6 +76,8 @@ function buildRecord(f: IterationFacts, j: Judgement): IterationRecord {
       claimedFiles: agent?.claimedFiles.length ?? 0,
       usage: agent?.usage,
       attempts: run.attempts,
+      sandbox: agent?.sandbox?.state,
+      sandboxDenied: agent?.sandbox?.denied?.map((d) => d.path),
     },
     check: check
       ? {

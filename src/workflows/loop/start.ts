@@ -3,7 +3,7 @@
  * context every phase receives. Order matters for replay: validation (an activity) comes before the anti-laziness
  * patch marker.
  */
-import { patched, workflowInfo } from '@temporalio/workflow';
+import { log, patched, workflowInfo } from '@temporalio/workflow';
 import type { ResolvedLoopInput, LoopInputRaw } from '../../config/loop-input';
 import { LoopMachine } from '../../core/loop-machine';
 import { AntiLazinessTracker } from '../../core/anti-laziness';
@@ -11,6 +11,7 @@ import { loopActivities, validateLoopInputOn, type HostHooks } from './activitie
 import type { RalphLoopCarry } from './carry';
 import { nowIso, type LiveHandles, type LoopContext } from './context';
 import { asLoopFailure } from './failures';
+import { unsandboxedLine } from '../../core/sandbox';
 
 /** Patch id of the anti-laziness layer: loops recorded before it replay without it. */
 export const ANTI_LAZINESS_PATCH = 'anti-laziness-v1';
@@ -85,6 +86,9 @@ export function createContext(
       ? new AntiLazinessTracker(pcfg, m.state.loopId, input.agent.adapter, m.state.persistence)
       : undefined;
   if (tracker) m.state.persistence = tracker.state;
+  if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
+  if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
+    log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
   return {
     input,
     m,
