@@ -27,6 +27,7 @@ import { startDevServer } from '../../dev/dev-server';
 import type { AgentScript } from '../../scripted-agent/script';
 import { runWorker } from '../../workers/main';
 import { followLoop } from '../follow';
+import { unsandboxedLine, type SandboxStatus } from '../../core/sandbox';
 import { CommandFailedError, installWorkerRuntime, runCommand, untilInterrupted } from '../run-command';
 import { sendSignal, shellQuote } from '../signal-helpers';
 
@@ -70,6 +71,8 @@ export interface DemoLoopReport {
   stateFile: string;
   artifacts: string;
   uiUrl: string;
+  /** How the agent ran: `enforced` (sandboxed), or the UNSANDBOXED line saying why not. */
+  sandbox: string;
 }
 
 const SLUGIFY_CHECK = `// Completion check: exits 0 only when slugify.js handles every case.
@@ -411,8 +414,20 @@ async function runStory(
     iterations: result.iterations,
     stateFile: result.stateFile,
     artifacts: loopDir && path.join(loopDir, 'iterations'),
+    sandbox: sandboxOf(result.stateFile),
     uiUrl: `${uiUrl}/namespaces/${DEFAULT_NAMESPACE}/workflows/${encodeURIComponent(loopId)}`,
   };
+}
+
+/** The loop's sandbox as its state file recorded it. */
+function sandboxOf(stateFile: string): string {
+  try {
+    const s = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { sandbox?: SandboxStatus };
+    if (!s.sandbox) return 'unknown';
+    return s.sandbox.state === 'enforced' ? 'enforced' : unsandboxedLine(s.sandbox);
+  } catch {
+    return 'unknown';
+  }
 }
 
 function printSummary(reports: DemoLoopReport[], print: (l: string) => void, seconds: string): void {
@@ -424,6 +439,7 @@ function printSummary(reports: DemoLoopReport[], print: (l: string) => void, sec
       `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.name.padEnd(10)} ${how} after ${r.iterations} iterations; expected: ${r.expected}`,
     );
     if (r.problem) print(`       problem    ${r.problem}`);
+    print(`       sandbox    ${r.sandbox}`);
     print(`       state      ${r.stateFile}`);
     print(`       artifacts  ${r.artifacts}`);
     print(`       Web UI     ${r.uiUrl}`);
