@@ -268,27 +268,10 @@ function prepareRun(input: RunAgentInput, dir: string, sfx: string, attempt: num
       `agent executable "${cmd.file}" (adapter ${input.agent.adapter}) was not found on the worker's PATH: install it or pass --agent-binary <path> (agent.binary)`,
       ErrorTypes.AgentNotFound,
     );
-  let spawn = { file, args: cmd.args };
-  if (input.sandbox && sandbox.state === 'enforced') {
-    const wrapped = wrapInSandbox({
-      file,
-      args: cmd.args,
-      env,
-      adapter: input.agent.adapter,
-      workspace: input.workspace,
-      stateDir: input.stateDir,
-      artifactDir: dir,
-      sfx,
-      options: input.sandbox,
-    });
-    spawn = { file: wrapped.file, args: wrapped.args };
-    Object.assign(env, wrapped.env, {
-      // srt points the agent's TMPDIR here (it reads CLAUDE_CODE_TMPDIR), not at the shared /tmp/claude.
-      CLAUDE_CODE_TMPDIR: wrapped.env.TMPDIR,
-      RALPH_HOOK_SPOOL: path.join(wrapped.env.TMPDIR, 'hook-spool.jsonl'),
-      RALPH_SANDBOX: 'enforced',
-    });
-  }
+  const spawn =
+    input.sandbox && sandbox.state === 'enforced'
+      ? sandboxedSpawn({ file, args: cmd.args, env, input, options: input.sandbox, dir, sfx })
+      : { file, args: cmd.args };
   return {
     dir,
     sfx,
@@ -302,6 +285,36 @@ function prepareRun(input: RunAgentInput, dir: string, sfx: string, attempt: num
     stdoutPath: path.join(dir, `agent.stdout${sfx}.log`),
     stderrPath: path.join(dir, `agent.stderr${sfx}.log`),
   };
+}
+
+/** The run's command inside the sandbox; adds the sandbox's temp folder and hook spool to `env`. */
+function sandboxedSpawn(o: {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  input: RunAgentInput;
+  options: SandboxOptions;
+  dir: string;
+  sfx: string;
+}): { file: string; args: string[] } {
+  const wrapped = wrapInSandbox({
+    file: o.file,
+    args: o.args,
+    env: o.env,
+    adapter: o.input.agent.adapter,
+    workspace: o.input.workspace,
+    stateDir: o.input.stateDir,
+    artifactDir: o.dir,
+    sfx: o.sfx,
+    options: o.options,
+  });
+  Object.assign(o.env, wrapped.env, {
+    // srt points the agent's TMPDIR here (it reads CLAUDE_CODE_TMPDIR), not at the shared /tmp/claude.
+    CLAUDE_CODE_TMPDIR: wrapped.env.TMPDIR,
+    RALPH_HOOK_SPOOL: path.join(wrapped.env.TMPDIR, 'hook-spool.jsonl'),
+    RALPH_SANDBOX: 'enforced',
+  });
+  return { file: wrapped.file, args: wrapped.args };
 }
 
 /** Runs the agent to its end, its deadline or a cancellation (which throws, the process group killed). */

@@ -137,25 +137,17 @@ export async function runHook(event: HookEvent, stdin: string, env: NodeJS.Proce
   const guard = protectedGuard(event, { tool, input: toolInput }, ctx, workspace, notes);
   if (guard) response = guard.response;
   const output = claudeHookOutput(event, response);
-  const hookLog = (): void => {
-    if (!ctx.loopId) return;
-    try {
-      const logged: HookLogEntry = {
-        at: new Date(t0).toISOString(),
-        loopId: ctx.loopId,
-        iteration: ctx.iteration,
-        type: 'hook',
-        name: `${event} ${tool}`,
-        outcome: response.decision,
-        durationMs: Date.now() - t0,
-        detail: `risk ${assessment.risk}${assessment.target ? `: ${assessment.target}` : ''}`,
-      };
-      if (ctx.spool) spoolHookEntry(ctx.spool, { kind: 'hook-log', entry: logged });
-      else appendHookLog(path.resolve(ctx.stateDir ?? path.join(workspace ?? '.', '.ralph')), [logged]);
-    } catch (e) {
-      notes.push(`could not append to the hook log: ${oneLine(e)}`);
-    }
-  };
+  const hookLog = (): void =>
+    logHookCall(ctx, workspace, notes, {
+      at: new Date(t0).toISOString(),
+      loopId: ctx.loopId ?? '',
+      iteration: ctx.iteration,
+      type: 'hook',
+      name: `${event} ${tool}`,
+      outcome: response.decision,
+      durationMs: Date.now() - t0,
+      detail: `risk ${assessment.risk}${assessment.target ? `: ${assessment.target}` : ''}`,
+    });
   if (assessment.risk === 'none' && !guard) {
     hookLog();
     return { output, notes };
@@ -211,6 +203,17 @@ export async function runHook(event: HookEvent, stdin: string, env: NodeJS.Proce
   }
   hookLog();
   return { output, entry, notes };
+}
+
+/** Appends a call to the hook log (or, in the sandbox, to the spool); a failure becomes a note. */
+function logHookCall(ctx: HookContext, workspace: string | undefined, notes: string[], logged: HookLogEntry): void {
+  if (!ctx.loopId) return;
+  try {
+    if (ctx.spool) spoolHookEntry(ctx.spool, { kind: 'hook-log', entry: logged });
+    else appendHookLog(path.resolve(ctx.stateDir ?? path.join(workspace ?? '.', '.ralph')), [logged]);
+  } catch (e) {
+    notes.push(`could not append to the hook log: ${oneLine(e)}`);
+  }
 }
 
 /**

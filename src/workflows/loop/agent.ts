@@ -73,10 +73,7 @@ export async function runAgentPhase(ctx: LoopContext, n: number, plan: PromptPla
       ctx.live.agentScope = new CancellationScope();
       const routed = plan.routed;
       // A routed profile may need longer than the loop's (adaptive) timeout: the larger wins.
-      const agentTimeoutSeconds =
-        routed && routed.timeoutSeconds > input.iterationTimeoutSeconds
-          ? routed.timeoutSeconds
-          : input.iterationTimeoutSeconds;
+      const agentTimeoutSeconds = Math.max(routed?.timeoutSeconds ?? 0, input.iterationTimeoutSeconds);
       const runAgent =
         agentTimeoutSeconds !== input.iterationTimeoutSeconds
           ? ctx.acts.runAgentFor(agentTimeoutSeconds)
