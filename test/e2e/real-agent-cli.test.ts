@@ -52,7 +52,10 @@ describe('ralph start --agent claude-code with the real claude', () => {
     // Everything but the key goes in the loop's config (agent.env); the key stays in the worker's environment.
     const spec = claude.spec(stub, tempHome());
     const config = path.join(ws, 'loop.json');
-    fs.writeFileSync(config, JSON.stringify({ agent: { adapter: 'claude-code', env: spec.env } }));
+    fs.writeFileSync(
+      config,
+      JSON.stringify({ agent: { adapter: 'claude-code', env: spec.env }, sandbox: { mode: 'off' } }),
+    );
     const r = await ralph([
       'start',
       '--config',

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Harness, checkFileExists, scriptedLoop, tempWorkspace } from '../helpers/env';
@@ -179,25 +180,27 @@ describe('ralphLoop', () => {
   });
 
   it('cancels the running agent and kills its process group on abort', async () => {
+    // The child is found by its unique command line: inside the sandbox, `$!` is a pid of the sandbox's namespace.
+    const marker = `${300 + Math.floor(Math.random() * 1000) / 1000}`;
     const ws = tempWorkspace(
       { 'check.js': 'process.exit(1)' },
-      { default: [{ run: 'sleep 300 & echo $! > child.pid; wait' }] },
+      { default: [{ run: `sleep ${marker} & echo started > child.pid; wait` }] },
     );
+    const running = (): boolean =>
+      execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+        .split('\n')
+        .some((l) => l.trim() === `sleep ${marker}`);
     const id = await h.startLoop(scriptedLoop(ws));
     await h.waitFor(id, (st) => st.phase === 'agent');
     const pidFile = path.join(ws, 'child.pid');
     for (let i = 0; i < 50 && !fs.existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
-    const childPid = Number(fs.readFileSync(pidFile, 'utf8'));
+    expect(running()).toBe(true);
     await h.signal(id, 'abort', { reason: 'wrong task' });
     expect(await h.result(id)).toMatchObject({ status: 'aborted', reason: 'wrong task', iterations: 0 });
     let alive = true;
     for (let i = 0; i < 30 && alive; i++) {
-      try {
-        process.kill(childPid, 0);
-        await new Promise((r) => setTimeout(r, 100));
-      } catch {
-        alive = false;
-      }
+      alive = running();
+      if (alive) await new Promise((r) => setTimeout(r, 100));
     }
     expect(alive).toBe(false);
   });

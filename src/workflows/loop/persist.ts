@@ -2,7 +2,7 @@
  * Writing the loop's state out and ending the loop: search attributes (only what changed), state.json through the
  * `persistState` local activity, and the one way a loop finishes (best output first, then the final state).
  */
-import { log, patched, upsertSearchAttributes, type ApplicationFailure } from '@temporalio/workflow';
+import { deprecatePatch, log, upsertSearchAttributes, type ApplicationFailure } from '@temporalio/workflow';
 import type { IterationRecord, LoopResult } from '../../core/loop-types';
 import type { InterventionEvent } from '../../core/anti-laziness-types';
 import { SA } from '../search-attributes';
@@ -24,12 +24,14 @@ export function syncSearchAttributes(ctx: LoopContext): void {
     awaitingHuman: state.pendingGate !== undefined,
     agent: state.agent,
   };
-  // Upserted together with the iteration (same command), so they add no history event.
-  if (patched(QUALITY_COST_SA_PATCH)) {
-    const quality = [...state.records].reverse().find((r) => r.quality !== undefined)?.quality;
-    if (quality !== undefined) want.quality = quality;
-    want.costUsd = Math.round((state.totals.costUsd ?? 0) * 100) / 100;
-  }
+  // Upserted together with the iteration (same command), so they add no history event. The patch is deprecated: a
+  // history recorded before it upserts the same commands (quality and cost only ever change with the iteration), and
+  // a deprecated marker is never a replay error when a replay reaches it in another workflow task (a query's replay
+  // of a finished loop met "Non-deprecated patch marker encountered" now and then).
+  deprecatePatch(QUALITY_COST_SA_PATCH);
+  const quality = [...state.records].reverse().find((r) => r.quality !== undefined)?.quality;
+  if (quality !== undefined) want.quality = quality;
+  want.costUsd = Math.round((state.totals.costUsd ?? 0) * 100) / 100;
   // Loops recorded before the sandbox have no sandbox state: nothing new is upserted for them.
   if (state.sandbox) want.sandbox = state.sandbox.state;
   const changed = (Object.keys(want) as (keyof typeof want)[]).filter((k) => ctx.upserted[k] !== want[k]);
