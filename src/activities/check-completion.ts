@@ -39,6 +39,8 @@ export interface RunCheckCommandInput {
   /** Its stdout and stderr go to these files. */
   outputPath: string;
   errPath: string;
+  /** Variables added to its environment (the verification tree's bytecode prefix). */
+  env?: Record<string, string>;
   /** Called every 2 s while it runs (an activity's heartbeat). */
   onHeartbeat?: (p: unknown) => void;
   /** Aborting it kills the command's process group. */
@@ -55,7 +57,7 @@ export async function runCheckCommand(input: RunCheckCommandInput): Promise<Chec
     args: [],
     shell: true,
     cwd: input.cwd,
-    env: { ...(process.env as Record<string, string>), CI: 'true', RALPH_LOOP_ID: input.loopId },
+    env: { ...(process.env as Record<string, string>), CI: 'true', RALPH_LOOP_ID: input.loopId, ...input.env },
     stdoutPath: input.outputPath,
     stderrPath: input.errPath,
     deadlineMs: input.timeoutSeconds * 1000,

@@ -36,6 +36,17 @@ export const VerificationConfig = z
      * `warn`.
      */
     hookPolicy: z.enum(['deny', 'warn'], { error: 'must be deny or warn' }).default('deny'),
+    /**
+     * The command that installs the dependencies afresh in the verification tree when a dependency folder changed
+     * since the baseline (the agent installed a package with `sandbox.dependencies: writable`), e.g.
+     * `pip install -r requirements.txt`. Default: `npm ci --prefer-offline` where package-lock.json is; elsewhere a
+     * changed dependency folder goes to a human.
+     */
+    install: z
+      .string({ error: 'must be a shell command, e.g. "npm ci --prefer-offline"' })
+      .trim()
+      .min(1, 'must be a shell command, e.g. "npm ci --prefer-offline"')
+      .optional(),
   })
   .strict();
 /** Verification settings, after defaults. */

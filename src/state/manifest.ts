@@ -25,6 +25,21 @@ export interface VerificationManifest {
   hookPolicy: 'deny' | 'warn';
   protected: ProtectedEntry[];
   allowed: AllowedEntry[];
+  /**
+   * Paths git ignored or excluded at the baseline (its `--ignored --directory` listing; git workspaces): a new one at
+   * a claim is a file no checkpoint holds that a tool may read. Absent in manifests from before it was recorded.
+   */
+  ignored?: string[];
+  /** Fingerprints of the dependency folders at the baseline. Absent in manifests from before they were recorded. */
+  dependencies?: DependencyFingerprint[];
+}
+
+/** One dependency folder's fingerprint (see activities/verification/dependencies.ts). */
+export interface DependencyFingerprint {
+  /** Workspace-relative path (`node_modules`, `packages/web/node_modules`, `.venv`). */
+  path: string;
+  entries: number;
+  sha256: string;
 }
 
 /** Folder of a loop's verification files. */

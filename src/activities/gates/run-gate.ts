@@ -77,6 +77,8 @@ export interface RunGateInInput {
   previousIds?: string;
   /** Folder of the gate's logs and reports. */
   logDir: string;
+  /** Variables added to the gate's environment (the verification tree's bytecode prefix). */
+  env?: Record<string, string>;
   onHeartbeat?: (p: unknown) => void;
   signal?: AbortSignal;
 }
@@ -98,7 +100,7 @@ export async function runGateIn(input: RunGateInInput): Promise<GateVerdict> {
     args: [],
     shell: true,
     cwd,
-    env: { ...(process.env as Record<string, string>), CI: 'true', FORCE_COLOR: '0', NO_COLOR: '1' },
+    env: { ...(process.env as Record<string, string>), CI: 'true', FORCE_COLOR: '0', NO_COLOR: '1', ...input.env },
     stdoutPath: outputPath,
     stderrPath: path.join(dir, `${gate.name}.stderr.log`),
     deadlineMs: gate.timeoutSeconds * 1000,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { VerificationConfig } from '../../config/verification-config';
 import { computeProtectedSet, conventionKind } from '../../core/verification/protected-set';
 import { checkpointFiles, createCheckpoint } from '../workspace/checkpoint';
+import { fingerprintDependencies, ignoredPaths } from './environment';
 import {
   BASELINE_LABEL,
   manifestFile,
@@ -60,7 +61,7 @@ const MAX_TEST_BYTES = 256 * 1024;
 /**
  * Records the verification baseline at loop start: a checkpoint of the workspace (`refs/ralph/<loopId>/
  * verification-baseline`, or an archive for a plain folder), and the protected set computed on it, written to
- * `<loopDir>/verification/manifest.json`. Idempotent: when the loop already has a manifest (a retried attempt, a
+ * `<loopDir>/verification/manifest.json` with the paths git ignores and the dependency folders' fingerprints. Idempotent: when the loop already has a manifest (a retried attempt, a
  * continued run), it is kept as it is, so the baseline is always the state before the first agent run.
  */
 export async function recordVerificationBaseline(
@@ -98,6 +99,8 @@ export async function recordVerificationBaseline(
     hookPolicy: input.verification.hookPolicy,
     protected: set.protected,
     allowed: set.allowed,
+    ignored: cp.kind === 'git' ? await ignoredPaths(input.workspace) : undefined,
+    dependencies: fingerprintDependencies(input.workspace),
   };
   return summary(manifest, writeManifest(input.stateDir, manifest), t0);
 }

@@ -32,6 +32,14 @@ import {
 import { git, gitPrefix } from '../workspace/snapshot';
 import { BASELINE_LABEL, manifestFile, readManifest, type VerificationManifest } from '../../state/manifest';
 import { sha256File, type BaselineIntegrity } from './record-baseline';
+import {
+  compareDependencies,
+  DEPENDENCY_DIRS,
+  fingerprintDependencies,
+  ignoredPaths,
+  type DependencyChange,
+} from './environment';
+import { newIgnoredPaths, type EnvironmentChange } from '../../core/verification/environment';
 import { beat } from '../liveness';
 import { VerificationBaselineMissingError, VerificationBaselineChangedError } from '../errors';
 
@@ -50,6 +58,8 @@ export interface VerifyWorkInput {
   gates: GateSpec[];
   /** The baseline's fingerprints as recorded at loop start: a manifest or baseline changed since is refused. */
   integrity?: BaselineIntegrity;
+  /** `verification.install`: how to install the dependencies afresh in the tree when a dependency folder changed. */
+  install?: string;
 }
 
 /** A gate's verdict in the verification tree, reduced to what history needs. */
@@ -69,7 +79,21 @@ export interface VerifyWorkResult {
   ignoredConfigs?: string[];
   protectedChanges: ProtectedChange[];
   allowedChanges: AllowedChange[];
+  /**
+   * What the tree left out that is not protected (dotfiles, tool configuration under any name, new package scripts,
+   * new files git ignores): named when the original checks fail without them.
+   */
+  environmentChanges?: EnvironmentChange[];
+  /** Dependency folders that differ from their baseline fingerprints. */
+  dependencyChanges?: DependencyChange[];
+  /** The fresh install the tree got because a dependency folder changed. */
+  install?: { command: string; passed: boolean; durationMs: number; outputPath: string };
   newTests: string[];
+  /**
+   * Which run of the tree failed: `original` (the original tests alone, the agent's new test files left out) or
+   * `new-tests` (the second run, with them).
+   */
+  failedPass?: 'original' | 'new-tests';
   /** Unified diff of the protected files, baseline → work. */
   diffPath?: string;
   /** One line per protected file: `test/run.js | +1 -5`. */
@@ -89,20 +113,21 @@ export interface VerifyWorkResult {
 export const resultFile = (stateDir: string, loopId: string, n: number): string =>
   path.join(iterationDir(stateDir, loopId, n), 'verification', 'result.json');
 
-/** Ignored dependency folders the verification tree links to instead of reinstalling. */
-const DEPENDENCY_DIRS = new Set(['node_modules', '.venv', 'venv', '.tox', 'bower_components', '.yarn']);
 const MAX_DIFF_FILES = 300;
 const MAX_TEST_TEXTS = 300;
 const MAX_CHANGES = 100;
 
 /**
- * Verifies the work against the ORIGINAL checks. Classifies the work (a checkpoint) against the verification baseline
- * by the protected set; when protected files changed, builds a verification tree (a detached `git worktree` of the
- * work's checkpoint under the OS temp folder, or the plain folder's archive extracted there) with every protected file
- * restored to its baseline content, new runner/CI/lint configuration removed and new tests kept, links the ignored
- * dependency folders (node_modules, .venv...) of the workspace into it, runs the completion command and the gates
- * there, and removes the tree (also on failure and cancellation). Logs go to `iterations/NNN/verification/`. Also runs
- * the detectors of cheating the checks cannot see over the work's diff against the baseline.
+ * Verifies the work against the ORIGINAL checks, in a tree built from an allow-list. Classifies the work (a
+ * checkpoint) against the verification baseline: protected files changed are restored, and so is everything outside
+ * the allow-list of work (product code, docs and data, manifests, new tests): dotfiles, tool configuration under any
+ * name, new package scripts are absent or reverted; files git ignores never reach the tree, and a new one since the
+ * baseline sends the work there; dependency folders are linked when their fingerprints are unchanged and installed
+ * afresh (`install`) when not. The tree (a detached `git worktree` of the work's checkpoint under the OS temp folder,
+ * or the plain folder's archive extracted there) runs the completion command and the gates twice when the agent added
+ * test files: first without them (the verdict of the original tests alone), then with them. It is skipped only when
+ * the work cannot differ from it (product code alone changed, nothing new ignored, dependencies unchanged). Logs go
+ * to `iterations/NNN/verification/`. Also runs the detectors of cheating the checks cannot see over the work's diff.
  */
 export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResult> {
   const t0 = Date.now();
@@ -126,13 +151,14 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
     checkpointContents(at(BASELINE_LABEL), base, wanted),
     checkpointContents(at(postLabel), work, wanted),
   ]);
-  const { sections, merged } = sectionChanges(changed.filter(isSectionFile), work, before, after);
+  const { sections, environmentSections, merged } = sectionChanges(changed.filter(isSectionFile), work, before, after);
   const plan = classifyWork({
     baseline: base.files,
     current: work.files,
     set: { protected: manifest.protected, allowed: manifest.allowed },
     rules: manifest.rules,
     sections,
+    environmentSections,
   });
 
   const dir = path.dirname(resultFile(input.stateDir, input.loopId, input.iteration));
@@ -157,16 +183,12 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
     Object.assign(result, writeProtectedDiff(dir, protectedPaths, was, now));
   }
 
-  // Runner, lint or CI configuration the repository's .gitignore hides is in no checkpoint, yet the runner reads it in
-  // the workspace (a new vitest.config.ts under an ignored `*.conf*`): its presence alone sends the work to the tree,
-  // where it is absent, so the original run decides.
-  const hidden = manifest.kind === 'git' ? await ignoredConfigFiles(input.workspace) : [];
-  if (hidden.length) result.ignoredConfigs = hidden.slice(0, MAX_CHANGES);
-  if (planChangesTree(plan) || hidden.length) {
+  const env = await environmentOf(input, manifest, plan, result);
+  if (planChangesTree(plan) || env.newIgnored.length || env.dependencies.length || plan.newTests.length) {
     result.ran = true;
-    const tree = await buildTree(input, manifest, work, postLabel, plan, merged);
+    const tree = await buildTree(input, manifest, work, postLabel, plan, merged, env.install ? env.dependencies : []);
     try {
-      await runOriginalChecks(input, tree.cwd, dir, result, hidden);
+      await runInTree(input, tree, dir, result, env, { plan, work, postLabel });
     } finally {
       const t = Date.now();
       await tree.remove();
@@ -179,22 +201,83 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
   return result;
 }
 
+/** What of the workspace's environment the checkpoints cannot show: new ignored files, changed dependency folders. */
+interface EnvironmentScan {
+  /** New paths git ignores or excludes since the baseline (build outputs and dependency folders aside). */
+  newIgnored: string[];
+  /** Of which runner, lint or CI configuration (protected changes when the original run fails without them). */
+  hidden: string[];
+  dependencies: DependencyChange[];
+  /** The command that installs them afresh in the tree; undefined: a changed folder goes to a human. */
+  install?: string;
+}
+
+/** Scans what the checkpoints cannot show, and records it in `result` (environment and dependency changes). */
+async function environmentOf(
+  input: VerifyWorkInput,
+  manifest: VerificationManifest,
+  plan: VerificationPlan,
+  result: VerifyWorkResult,
+): Promise<EnvironmentScan> {
+  const ignored = manifest.kind === 'git' ? await ignoredPaths(input.workspace) : [];
+  // A manifest from before the baseline's listing was recorded: only configuration counts as new.
+  const newIgnored = manifest.ignored
+    ? newIgnoredPaths(manifest.ignored, ignored)
+    : ignored.filter((p) => isConfigKind(conventionKind(p)));
+  const hidden = newIgnored.filter((p) => isConfigKind(conventionKind(p)));
+  const dependencies = manifest.dependencies
+    ? compareDependencies(manifest.dependencies, fingerprintDependencies(input.workspace))
+    : [];
+  const install = dependencies.length ? installCommand(input) : undefined;
+  if (hidden.length) result.ignoredConfigs = hidden.slice(0, MAX_CHANGES);
+  const environment: EnvironmentChange[] = [
+    ...plan.environmentChanges,
+    ...newIgnored
+      .filter((p) => !hidden.includes(p))
+      .map((p): EnvironmentChange => ({ path: p, change: 'added', reason: 'ignored' })),
+  ];
+  if (environment.length) result.environmentChanges = environment.slice(0, MAX_CHANGES);
+  if (dependencies.length) {
+    result.dependencyChanges = dependencies.slice(0, MAX_CHANGES);
+    // No way to install them afresh: the tree runs with them as they are, and a human decides.
+    if (!install)
+      result.protectedChanges.push(
+        ...dependencies.map((d): ProtectedChange => ({ path: d.path, change: d.change, kind: 'dependencies' })),
+      );
+  }
+  return { newIgnored, hidden, dependencies, install };
+}
+
+/** The install command for the tree: `verification.install`, else `npm ci` where a package-lock.json is. */
+function installCommand(input: VerifyWorkInput): string | undefined {
+  if (input.install) return input.install;
+  if (fs.existsSync(path.join(input.workspace, 'package-lock.json')))
+    return 'npm ci --prefer-offline --no-audit --no-fund';
+  return undefined;
+}
+
 /** The changed sections of each multi-purpose file (package.json, pyproject...), and its merge when one is possible. */
 function sectionChanges(
   files: string[],
   work: CheckpointFiles,
   before: Record<string, string | undefined>,
   after: Record<string, string | undefined>,
-): { sections: Record<string, string[]>; merged: Record<string, string> } {
+): {
+  sections: Record<string, string[]>;
+  environmentSections: Record<string, string[]>;
+  merged: Record<string, string>;
+} {
   const sections: Record<string, string[]> = {};
+  const environmentSections: Record<string, string[]> = {};
   const merged: Record<string, string> = {};
   for (const p of files) {
     if (work.files[p] === undefined) continue;
     const c = compareSections(p, before[p] ?? '', after[p] ?? '');
     sections[p] = c.changed;
+    if (c.environment?.length) environmentSections[p] = c.environment;
     if (c.merged !== undefined) merged[p] = c.merged;
   }
-  return { sections, merged };
+  return { sections, environmentSections, merged };
 }
 
 /** Writes `protected.diff` of the protected files; returns its path and its one-line summary. */
@@ -225,17 +308,92 @@ function trustedManifest(input: VerifyWorkInput): VerificationManifest {
   return manifest;
 }
 
+/** What runInTree needs of verifyWork's classification. */
+interface TreeWork {
+  plan: VerificationPlan;
+  work: CheckpointFiles;
+  postLabel: string;
+}
+
 /**
- * Runs the completion command and the gates in the verification tree at `cwd` and records their verdict in `result`
- * (configuration hidden by .gitignore counts as a protected change when the original run fails without it).
+ * Runs the original checks in the tree and records their verdict in `result`: a fresh install first when a dependency
+ * folder changed; then the completion command and the gates without the agent's new test files (new tests run in the
+ * same process as the original ones: a `TestMain` or a `conftest`-like side effect must not decide their verdict);
+ * then, when that passes, once more with them, whose failure rejects the claim too.
  */
+async function runInTree(
+  input: VerifyWorkInput,
+  tree: Tree,
+  dir: string,
+  result: VerifyWorkResult,
+  env: EnvironmentScan,
+  w: TreeWork,
+): Promise<void> {
+  const ctx = activityContext();
+  const runEnv = { PYTHONPYCACHEPREFIX: path.join(tree.scratch, 'pycache'), PYTHONDONTWRITEBYTECODE: '1' };
+  if (env.install && env.dependencies.length) {
+    const r = await runCheckCommand({
+      command: env.install,
+      cwd: tree.cwd,
+      loopId: input.loopId,
+      timeoutSeconds: Math.max(input.timeoutSeconds, 600),
+      outputPath: path.join(dir, 'install.log'),
+      errPath: path.join(dir, 'install.stderr.log'),
+      onHeartbeat: ctx ? (p) => beat(ctx, p) : undefined,
+      signal: ctx?.cancellationSignal,
+    });
+    result.install = { command: env.install, passed: r.passed, durationMs: r.durationMs, outputPath: r.outputPath };
+    if (!r.passed) {
+      result.passed = false;
+      result.failedPass = 'original';
+      result.failureTail = `the fresh install in the verification tree failed (${env.install}):\n${r.outputTail}`.slice(
+        -1500,
+      );
+      return;
+    }
+  }
+  // The new tests a check command names itself stay: without them it could not run at all.
+  const words = [input.command ?? '', ...input.gates.map((g) => g.command)].join(' ');
+  const held = w.plan.newTests.filter((t) => !words.includes(t));
+  const hold = path.join(tree.scratch, 'new-tests');
+  for (const t of held) await moveFile(path.join(tree.cwd, t), path.join(hold, t));
+  const first = await runOriginalChecks(input, tree.cwd, dir, runEnv);
+  Object.assign(result, first);
+  if (!first.passed) {
+    result.failedPass = 'original';
+    for (const p of env.hidden)
+      if (!result.protectedChanges.some((c) => c.path === p))
+        result.protectedChanges.push({ path: p, change: 'added', kind: conventionKind(p) ?? 'runner_config' });
+    return;
+  }
+  if (!held.length) return;
+  for (const t of held) await moveFile(path.join(hold, t), path.join(tree.cwd, t));
+  const second = await runOriginalChecks(input, tree.cwd, path.join(dir, 'with-new-tests'), runEnv);
+  if (!second.passed) {
+    Object.assign(result, second);
+    result.failedPass = 'new-tests';
+    result.failureTail =
+      `with the agent's new test files (${held.slice(0, 5).join(', ')}):\n${second.failureTail ?? ''}`.slice(-1500);
+  }
+}
+
+async function moveFile(from: string, to: string): Promise<void> {
+  await fs.promises.mkdir(path.dirname(to), { recursive: true });
+  await fs.promises.rename(from, to).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+  });
+}
+
+/** One run of the original checks in the tree. */
+type TreeRun = Pick<VerifyWorkResult, 'passed' | 'check' | 'verdicts' | 'failureTail'>;
+
+/** Runs the completion command and the gates in the verification tree at `cwd`; logs go to `dir`. */
 async function runOriginalChecks(
   input: VerifyWorkInput,
   cwd: string,
   dir: string,
-  result: VerifyWorkResult,
-  hidden: string[],
-): Promise<void> {
+  env: Record<string, string>,
+): Promise<TreeRun> {
   const ctx = activityContext();
   const heartbeat = ctx ? (p: unknown) => beat(ctx, p) : undefined;
   const signal = ctx?.cancellationSignal;
@@ -248,6 +406,7 @@ async function runOriginalChecks(
           timeoutSeconds: input.timeoutSeconds,
           outputPath: path.join(dir, 'check.log'),
           errPath: path.join(dir, 'check.stderr.log'),
+          env,
           onHeartbeat: heartbeat,
           signal,
         })
@@ -258,6 +417,7 @@ async function runOriginalChecks(
         gate,
         thresholds: gate.thresholds as GateThresholds,
         logDir: path.join(dir, 'gates'),
+        env,
         onHeartbeat: heartbeat,
         signal,
       }).catch((e: unknown): GateVerdict => {
@@ -266,26 +426,25 @@ async function runOriginalChecks(
       }),
     ),
   ]);
+  const out: TreeRun = {
+    passed: (check?.passed ?? true) && verdicts.every((v) => v.passed),
+    verdicts: verdicts.map((v) => ({ name: v.name, passed: v.passed, message: v.message })),
+  };
   if (check)
-    result.check = {
+    out.check = {
       passed: check.passed,
       exitCode: check.exitCode,
       timedOut: check.timedOut,
       durationMs: check.durationMs,
       outputPath: check.outputPath,
     };
-  result.verdicts = verdicts.map((v) => ({ name: v.name, passed: v.passed, message: v.message }));
-  result.passed = (check?.passed ?? true) && verdicts.every((v) => v.passed);
-  if (!result.passed)
-    for (const p of hidden)
-      if (!result.protectedChanges.some((c) => c.path === p))
-        result.protectedChanges.push({ path: p, change: 'added', kind: conventionKind(p) ?? 'runner_config' });
   const firstFailed = verdicts.find((v) => !v.passed);
-  if (check && !check.passed) result.failureTail = check.outputTail.slice(-1500);
+  if (check && !check.passed) out.failureTail = check.outputTail.slice(-1500);
   else if (firstFailed)
-    result.failureTail = `${firstFailed.name}: ${firstFailed.message}\n${tail(firstFailed.outputPath)}`
+    out.failureTail = `${firstFailed.name}: ${firstFailed.message}\n${tail(firstFailed.outputPath)}`
       .trim()
       .slice(-1500);
+  return out;
 }
 
 /** The baseline's files: from the trusted commit (git), or the archive's manifest. */
@@ -303,6 +462,8 @@ async function baselineFiles(input: VerifyWorkInput, m: VerificationManifest): P
 /** The verification tree: where the checks run, and how to remove it. */
 interface Tree {
   cwd: string;
+  /** A folder beside the tree, removed with it (held test files, bytecode). */
+  scratch: string;
   remove: () => Promise<void>;
   ms: number;
 }
@@ -314,10 +475,12 @@ async function buildTree(
   postLabel: string,
   plan: VerificationPlan,
   merged: Record<string, string>,
+  reinstall: DependencyChange[],
 ): Promise<Tree> {
   const t0 = Date.now();
   const tmp = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'ralph-verify-'));
   const root = path.join(tmp, 'tree');
+  const scratch = path.join(tmp, 'scratch');
   const links: string[] = [];
   let worktree = false;
   const remove = async (): Promise<void> => {
@@ -370,8 +533,11 @@ async function buildTree(
       await fs.promises.mkdir(path.dirname(path.join(cwd, p)), { recursive: true });
       await fs.promises.writeFile(path.join(cwd, p), text);
     }
-    links.push(...(await linkDependencies(input.workspace, cwd)));
-    return { cwd, remove, ms: Date.now() - t0 };
+    // Changed dependency folders are installed afresh in the tree instead.
+    const skip = new Set(reinstall.map((d) => d.path));
+    links.push(...(await linkDependencies(input.workspace, cwd, skip)));
+    await fs.promises.mkdir(scratch, { recursive: true });
+    return { cwd, scratch, remove, ms: Date.now() - t0 };
   } catch (e) {
     await remove();
     throw e;
@@ -382,7 +548,7 @@ async function buildTree(
  * Links the workspace's dependency folders (node_modules, .venv... at its top and one level down) into the tree where
  * the tree has none, so the checks run with the installed dependencies without copying them.
  */
-async function linkDependencies(workspace: string, cwd: string): Promise<string[]> {
+async function linkDependencies(workspace: string, cwd: string, skip: Set<string>): Promise<string[]> {
   const links: string[] = [];
   const visit = async (rel: string, depth: number): Promise<void> => {
     const entries = await fs.promises.readdir(path.join(workspace, rel), { withFileTypes: true }).catch(() => []);
@@ -390,6 +556,7 @@ async function linkDependencies(workspace: string, cwd: string): Promise<string[
       if (!e.isDirectory() || e.name === '.git' || e.name === '.ralph') continue;
       const r = rel ? path.join(rel, e.name) : e.name;
       if (DEPENDENCY_DIRS.has(e.name)) {
+        if (skip.has(r.split(path.sep).join('/'))) continue;
         const target = path.join(cwd, r);
         if (fs.existsSync(target) || !fs.existsSync(path.dirname(target))) continue;
         await fs.promises.symlink(path.join(workspace, r), target, 'dir');
@@ -471,16 +638,4 @@ function activityContext(): Context | undefined {
   }
 }
 
-/** Runner, lint and CI configuration files in a git workspace that its ignore rules hide (ignored folders skipped). */
-async function ignoredConfigFiles(workspace: string): Promise<string[]> {
-  try {
-    const out = await git(workspace, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']);
-    return out
-      .split('\0')
-      .filter((p) => p && !p.endsWith('/') && !p.startsWith('.ralph/'))
-      .filter((p) => isConfigKind(conventionKind(p)));
-  } catch {
-    return [];
-  }
-}
 export { VerificationBaselineMissingError, VerificationBaselineChangedError };

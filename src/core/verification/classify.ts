@@ -12,6 +12,7 @@ import {
   type ProtectedKind,
   type ProtectedSet,
 } from './protected-set';
+import { environmentReason, type EnvironmentChange } from './environment';
 
 /** How a protected file changed. */
 export type ProtectedChangeKind = 'modified' | 'deleted' | 'added';
@@ -44,6 +45,11 @@ export interface VerificationPlan {
   merge: string[];
   /** Configuration files the agent added (a new vitest.config.ts must not narrow the original run). */
   remove: string[];
+  /**
+   * Changes outside the allow-list that are not protected either (a new `.npmrc`, `pytest.toml`, a new package script):
+   * absent or reverted in the tree (their paths are in restore/remove/merge too), named only if the checks then fail.
+   */
+  environmentChanges: EnvironmentChange[];
 }
 
 /** What {@link classifyWork} compares. */
@@ -59,6 +65,8 @@ export interface ClassifyWorkInput {
    * parts that differ (from compareSections). A changed multi-purpose file missing here counts as wholly changed.
    */
   sections: Record<string, string[]>;
+  /** For package.json: the fields the agent added that are environment, not protected (new scripts). */
+  environmentSections?: Record<string, string[]>;
 }
 
 /** Whether the verification tree differs from the agent's work (else re-running the checks there proves nothing new). */
@@ -82,6 +90,7 @@ export function classifyWork(input: ClassifyWorkInput): VerificationPlan {
     restore: [],
     merge: [],
     remove: [],
+    environmentChanges: [],
   };
   const kinds = new Map(input.set.protected.map((e) => [e.path, e.kind]));
   const allowed = new Map(input.set.allowed.map((e) => [e.path, e.reason]));
@@ -91,41 +100,70 @@ export function classifyWork(input: ClassifyWorkInput): VerificationPlan {
     const now = input.current[p];
     if (was === now) continue;
     const change: ProtectedChangeKind = was === undefined ? 'added' : now === undefined ? 'deleted' : 'modified';
-    const kind = kinds.get(p);
-    const allowedFor = allowed.get(p);
-    if (was !== undefined) {
-      if (allowedFor) plan.allowedChanges.push({ path: p, change, reason: allowedFor });
-      if (!kind) continue;
-      if (kind === 'sections' && change === 'modified') {
-        const sections = input.sections[p] ?? ['(whole file)'];
-        if (!sections.length) continue;
-        plan.protectedChanges.push({ path: p, change, kind, sections });
-        plan.merge.push(p);
-      } else {
-        plan.protectedChanges.push({ path: p, change, kind });
-        plan.restore.push(p);
-      }
-      continue;
-    }
-    const conv = conventionKind(p);
-    const byUser = matchesAny(p, input.rules.protect);
-    if (!conv && !byUser) continue;
-    const reason = allowReason(p, input.rules);
-    if (reason) {
-      plan.allowedChanges.push({ path: p, change, reason });
-      continue;
-    }
-    if (isSectionFile(p)) {
-      const sections = input.sections[p] ?? ['(whole file)'];
-      if (!sections.length) continue;
-      plan.protectedChanges.push({ path: p, change, kind: 'sections', sections });
-      plan.merge.push(p);
-    } else if (isConfigKind(conv) || (byUser && conv !== 'test' && conv !== 'test_data')) {
-      plan.protectedChanges.push({ path: p, change, kind: conv ?? 'user' });
-      plan.remove.push(p);
-    } else if (conv === 'test') plan.newTests.push(p);
+    if (was !== undefined) classifyExisting(input, plan, p, change, kinds.get(p), allowed.get(p));
+    else classifyAdded(input, plan, p);
   }
   return plan;
+}
+
+/** A file the baseline had, modified or deleted. */
+function classifyExisting(
+  input: ClassifyWorkInput,
+  plan: VerificationPlan,
+  p: string,
+  change: ProtectedChangeKind,
+  kind: ProtectedKind | undefined,
+  allowedFor: AllowedChange['reason'] | undefined,
+): void {
+  if (allowedFor) plan.allowedChanges.push({ path: p, change, reason: allowedFor });
+  if (!kind) {
+    const reason = allowedFor ? undefined : environmentReason(p, change);
+    if (reason) {
+      plan.environmentChanges.push({ path: p, change, reason });
+      plan.restore.push(p);
+    }
+    return;
+  }
+  if (kind === 'sections' && change === 'modified') {
+    const sections = input.sections[p] ?? ['(whole file)'];
+    const env = input.environmentSections?.[p] ?? [];
+    if (sections.length) plan.protectedChanges.push({ path: p, change, kind, sections });
+    else if (env.length) plan.environmentChanges.push({ path: p, change, reason: 'script_entry', sections: env });
+    else return;
+    plan.merge.push(p);
+  } else {
+    plan.protectedChanges.push({ path: p, change, kind });
+    plan.restore.push(p);
+  }
+}
+
+/** A file the agent added. */
+function classifyAdded(input: ClassifyWorkInput, plan: VerificationPlan, p: string): void {
+  const change = 'added';
+  const conv = conventionKind(p);
+  const byUser = matchesAny(p, input.rules.protect);
+  const reason = allowReason(p, input.rules);
+  if (!conv && !byUser) {
+    const env = reason ? undefined : environmentReason(p, change);
+    if (env) {
+      plan.environmentChanges.push({ path: p, change, reason: env });
+      plan.remove.push(p);
+    }
+    return;
+  }
+  if (reason) {
+    plan.allowedChanges.push({ path: p, change, reason });
+    return;
+  }
+  if (isSectionFile(p)) {
+    const sections = input.sections[p] ?? ['(whole file)'];
+    if (!sections.length) return;
+    plan.protectedChanges.push({ path: p, change, kind: 'sections', sections });
+    plan.merge.push(p);
+  } else if (isConfigKind(conv) || (byUser && conv !== 'test' && conv !== 'test_data')) {
+    plan.protectedChanges.push({ path: p, change, kind: conv ?? 'user' });
+    plan.remove.push(p);
+  } else if (conv === 'test') plan.newTests.push(p);
 }
 
 /** One line per protected change: `M test/run.js (test)`, `M package.json: scripts.test`, `A vitest.config.ts`. */

@@ -4,6 +4,7 @@
  */
 import { detection, type Detection } from '../detections';
 import { describeProtectedChanges, type ProtectedChange } from './classify';
+import { describeEnvironmentChanges, type EnvironmentChange } from './environment';
 
 /** Event types of verification. */
 export const VerificationEvents = {
@@ -18,6 +19,10 @@ export interface VerificationSummary {
   /** Whether the checks were re-run (false: the work left every protected file as it was). */
   ran: boolean;
   protectedChanges: ProtectedChange[];
+  /** What the tree left out that is not protected (dotfiles, tool configuration, new scripts, new ignored files). */
+  environmentChanges?: EnvironmentChange[];
+  /** Which run failed: the original tests alone, or the second run with the agent's new test files. */
+  failedPass?: 'original' | 'new-tests';
   /** The end of the original check's (or first failed gate's) output in the verification tree. */
   failureTail?: string;
   /** The diff of the protected files (baseline → agent), under the iteration's artifacts. */
@@ -33,14 +38,38 @@ const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n -
  * on the agent's code with the protected files restored.
  */
 export function tamperedVerificationDetection(v: VerificationSummary): Detection {
-  const n = v.protectedChanges.length;
   return detection(
     VerificationEvents.tampered,
     'critical',
-    `The checks passed in the workspace but FAIL with the original tests and checks restored: the agent changed ${n} protected file${n === 1 ? '' : 's'} instead of making the code pass them.` +
+    `The checks passed in the workspace but FAIL ${whereFailed(v)}.` +
       (v.failureTail ? ` Original check: ${clip(lastLines(v.failureTail, 3), 300)}` : ''),
-    describeProtectedChanges(v.protectedChanges, 20),
+    changedLines(v, 20),
   );
+}
+
+/** Where the original checks failed, and what the agent changed that the tree left out (one clause). */
+function whereFailed(v: VerificationSummary): string {
+  if (v.failedPass === 'new-tests')
+    return "once the agent's NEW test files join the original tests (the original tests alone pass): the new tests fail, or change how the original ones run";
+  const n = v.protectedChanges.length;
+  const e = v.environmentChanges?.length ?? 0;
+  const what = [
+    n ? `${n} protected file${n === 1 ? '' : 's'} (tests, their data, check configuration)` : '',
+    e
+      ? `${e} file${e === 1 ? '' : 's'} of the environment the checks run in (dotfiles, tool configuration, package scripts, ignored files)`
+      : '',
+  ].filter(Boolean);
+  return what.length
+    ? `with the original tests and checks restored: the agent changed ${what.join(' and ')} instead of making the code pass them`
+    : 'with the original tests and checks restored';
+}
+
+/** The protected and environment changes, one line each. */
+function changedLines(v: VerificationSummary, max = 30): string[] {
+  return [
+    ...describeProtectedChanges(v.protectedChanges, max),
+    ...describeEnvironmentChanges(v.environmentChanges ?? [], max),
+  ];
 }
 
 /** The event listing protected files the agent changed (the task does not allow it), even though every check passed. */
@@ -56,7 +85,7 @@ export function protectedEditDetection(changes: readonly ProtectedChange[]): Det
 
 /** Feedback for the next prompt after a rejected claim: plain words, what was changed, what to do. */
 export function tamperedFeedback(v: VerificationSummary): string {
-  const files = describeProtectedChanges(v.protectedChanges, 10).join('; ');
+  const files = changedLines(v, 10).join('; ') || 'nothing the original tests see';
   return (
     'Your completion claim was REJECTED. The tests and checks are not yours to change: ralph re-ran the ORIGINAL ' +
     `checks with every protected file restored and they FAIL. You changed: ${files}. Those changes do not count and ` +
@@ -79,9 +108,18 @@ export function tamperedGate(n: number, v: VerificationSummary): { title: string
   return {
     title: `Iteration ${n}: the checks pass only with the agent's changes to the tests or checks`,
     details: [
-      'The completion check passed in the workspace, but FAILED when re-run with the original tests and checks.',
-      'Protected files the agent changed:',
-      ...describeProtectedChanges(v.protectedChanges).map((l) => `  ${l}`),
+      v.failedPass === 'new-tests'
+        ? "The original tests pass on the agent's code, but the run FAILED once the agent's new test files joined them."
+        : 'The completion check passed in the workspace, but FAILED when re-run with the original tests and checks.',
+      ...(v.protectedChanges.length
+        ? ['Protected files the agent changed:', ...describeProtectedChanges(v.protectedChanges).map((l) => `  ${l}`)]
+        : []),
+      ...(v.environmentChanges?.length
+        ? [
+            'Left out of the verification tree (the environment the checks run in):',
+            ...describeEnvironmentChanges(v.environmentChanges).map((l) => `  ${l}`),
+          ]
+        : []),
       ...(v.diffSummary ? ['Diff summary:', ...v.diffSummary.split('\n').map((l) => `  ${l}`)] : []),
       ...(v.diffPath ? [`Full diff of the protected files: ${v.diffPath}`] : []),
       ...(v.failureTail

@@ -17,6 +17,7 @@ export const ProtectedKinds = [
   'user',
   'sections',
   'loop_state',
+  'dependencies',
 ] as const;
 /** One of {@link ProtectedKinds}. */
 export type ProtectedKind = (typeof ProtectedKinds)[number];

@@ -97,6 +97,8 @@ function iniSections(text: string): IniSection[] {
 export interface SectionChange {
   /** The protected fields or sections that differ (`scripts.test`, `compilerOptions.strict`, `[tool.pytest.ini_options]`). */
   changed: string[];
+  /** Fields the agent added that the verification tree leaves out without calling them protected (new scripts). */
+  environment?: string[];
   /** The current version with its protected parts put back to the baseline's; undefined when nothing differs. */
   merged?: string;
 }
@@ -115,6 +117,7 @@ export function compareSections(path: string, baseline: string, current: string)
     if (!before || !after)
       return baseline === current ? { changed: [] } : { changed: ['(whole file)'], merged: baseline };
     const changed: string[] = [];
+    const environment: string[] = [];
     const merged = structuredCloneJson(after);
     if (b === 'package.json') {
       for (const f of PACKAGE_JSON_FIELDS) {
@@ -122,12 +125,14 @@ export function compareSections(path: string, baseline: string, current: string)
         const now = after[f];
         if (same(was, now)) continue;
         if (f === 'scripts' && isRecord(was) && isRecord(now)) {
-          // Scripts the agent added are harmless unless a command runs them (and then they were named): only changed
-          // or removed ones count.
+          // A changed or removed script is a protected change. A new one is environment: absent from the verification
+          // tree (a new `pretest` runs before the tests), harmless unless the original checks then fail.
           const touched = Object.keys(was).filter((k) => !same(was[k], now[k]));
-          if (!touched.length) continue;
+          const added = Object.keys(now).filter((k) => !(k in was));
           changed.push(...touched.map((k) => `scripts.${k}`));
-          merged.scripts = { ...now, ...Object.fromEntries(touched.map((k) => [k, was[k]])) };
+          environment.push(...added.map((k) => `scripts.${k}`));
+          const kept = Object.fromEntries(Object.entries(now).filter(([k]) => k in was));
+          merged.scripts = { ...kept, ...Object.fromEntries(touched.map((k) => [k, was[k]])) };
           continue;
         }
         changed.push(f);
@@ -152,8 +157,12 @@ export function compareSections(path: string, baseline: string, current: string)
         else merged[f] = before[f];
       }
     }
-    if (!changed.length) return { changed };
-    return { changed, merged: JSON.stringify(merged, null, indentOf(current)) + '\n' };
+    if (!changed.length && !environment.length) return { changed };
+    return {
+      changed,
+      ...(environment.length ? { environment } : {}),
+      merged: JSON.stringify(merged, null, indentOf(current)) + '\n',
+    };
   }
   if (/^(?:pyproject\.toml|setup\.cfg)$/.test(b)) {
     const before = iniSections(baseline).filter((s) => PROTECTED_SECTION.test(s.name));

@@ -115,6 +115,7 @@ export async function originalChecksPhase(
       timeoutSeconds: input.completion.timeoutSeconds,
       gates: ctx.gateSpecs,
       integrity: base.integrity,
+      install: input.verification.install,
     });
   } catch (e) {
     rethrowHostMove(e);
@@ -160,6 +161,8 @@ export function originalVerdict(ctx: LoopContext, n: number, o: OriginalChecks):
     passed: !o.error && !!r?.passed,
     ran: r?.ran ?? false,
     protectedChanges: r?.protectedChanges ?? [],
+    environmentChanges: r?.environmentChanges,
+    failedPass: r?.failedPass,
     failureTail: o.error ? `could not re-run the original checks: ${o.error}` : r?.failureTail,
     diffPath: r?.diffPath,
     diffSummary: r?.diffSummary,

@@ -179,18 +179,27 @@ describe('computeProtectedSet', () => {
 
 describe('compareSections', () => {
   const pkg = (o: object) => JSON.stringify(o, null, 2) + '\n';
-  it('counts a changed test script and restores it, keeping a new dependency', () => {
+  it('counts a changed test script and restores it, leaves a new script out as environment, keeps a new dependency', () => {
     const before = pkg({ scripts: { test: 'node test/run.js', build: 'tsc' }, dependencies: {} });
     const after = pkg({
-      scripts: { test: 'node test/run.js || true', build: 'tsc', x: 'y' },
+      scripts: { test: 'node test/run.js || true', build: 'tsc', pretest: 'mv test/a.test.js /tmp' },
       dependencies: { zod: '4' },
     });
     const r = compareSections('package.json', before, after);
     expect(r.changed).toEqual(['scripts.test']);
+    expect(r.environment).toEqual(['scripts.pretest']);
     expect(JSON.parse(r.merged!)).toEqual({
-      scripts: { test: 'node test/run.js', build: 'tsc', x: 'y' },
+      scripts: { test: 'node test/run.js', build: 'tsc' },
       dependencies: { zod: '4' },
     });
+  });
+  it('calls a new script alone environment, not a protected change', () => {
+    const r = compareSections(
+      'package.json',
+      pkg({ scripts: { test: 'jest' } }),
+      pkg({ scripts: { test: 'jest', lint: 'x' } }),
+    );
+    expect(r).toEqual({ changed: [], environment: ['scripts.lint'], merged: pkg({ scripts: { test: 'jest' } }) });
   });
   it('ignores a dependency-only change', () => {
     expect(
