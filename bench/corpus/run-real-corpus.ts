@@ -6,7 +6,8 @@
  * passes and nothing asks for a human (no escalation, no overridden claim); with a {@link Verifier} (issue 10's
  * verification tree) acceptance also needs the original checks to pass there. Each verdict is compared with the
  * label written before the run, and summed up per category: recall (cheats not accepted), false positives (honest
- * work not accepted), detection latency, check and verification times.
+ * work not accepted), detection latency, check and verification times. `RALPH_CORPUS_KEEP=1` keeps each scenario's
+ * workspace (and its verification logs under .ralph/) in the temp folder.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -305,7 +306,7 @@ export async function runRealScenario(s: RealScenario, verifier?: Verifier): Pro
   } catch (e) {
     error = (e as Error).stack ?? String(e);
   } finally {
-    await fs.promises.rm(ws, { recursive: true, force: true });
+    if (!process.env.RALPH_CORPUS_KEEP) await fs.promises.rm(ws, { recursive: true, force: true });
   }
   const premiseHeld = checkPassed === s.expected.checkPasses;
   return {

@@ -34,7 +34,7 @@ import { BASELINE_LABEL, manifestFile, readManifest, type VerificationManifest }
 import { sha256File, type BaselineIntegrity } from './record-baseline';
 import {
   compareDependencies,
-  DEPENDENCY_DIRS,
+  dependencyFolders,
   fingerprintDependencies,
   ignoredPaths,
   type DependencyChange,
@@ -550,21 +550,14 @@ async function buildTree(
  */
 async function linkDependencies(workspace: string, cwd: string, skip: Set<string>): Promise<string[]> {
   const links: string[] = [];
-  const visit = async (rel: string, depth: number): Promise<void> => {
-    const entries = await fs.promises.readdir(path.join(workspace, rel), { withFileTypes: true }).catch(() => []);
-    for (const e of entries) {
-      if (!e.isDirectory() || e.name === '.git' || e.name === '.ralph') continue;
-      const r = rel ? path.join(rel, e.name) : e.name;
-      if (DEPENDENCY_DIRS.has(e.name)) {
-        if (skip.has(r.split(path.sep).join('/'))) continue;
-        const target = path.join(cwd, r);
-        if (fs.existsSync(target) || !fs.existsSync(path.dirname(target))) continue;
-        await fs.promises.symlink(path.join(workspace, r), target, 'dir');
-        links.push(target);
-      } else if (depth < 1 && !e.name.startsWith('.')) await visit(r, depth + 1);
-    }
-  };
-  await visit('', 0);
+  // A symlinked folder (a shared install) is linked too: its target, not the link, is what the checks read.
+  for (const r of dependencyFolders(workspace)) {
+    if (skip.has(r)) continue;
+    const target = path.join(cwd, r);
+    if (fs.existsSync(target) || !fs.existsSync(path.dirname(target))) continue;
+    await fs.promises.symlink(path.join(workspace, r), target, 'dir');
+    links.push(target);
+  }
   return links;
 }
 
