@@ -18,6 +18,7 @@ import {
 } from '../../core/verification/classify';
 import { conventionKind, isConfigKind, isSectionFile } from '../../core/verification/protected-set';
 import { compareSections } from '../../core/verification/sections';
+import { onlyCoverageFailed } from '../../core/verification/test-output';
 import { iterationDir, writeJsonAtomic } from '../../state/artifacts';
 import { runCheckCommand, type CheckCompletionResult } from '../check-completion';
 import { runGateIn } from '../gates/run-gate';
@@ -359,7 +360,13 @@ async function runInTree(
   for (const t of held) await moveFile(path.join(tree.cwd, t), path.join(hold, t));
   const first = await runOriginalChecks(input, tree.cwd, dir, runEnv);
   Object.assign(result, first);
-  if (!first.passed) {
+  // New code that only the new tests cover fails a coverage threshold without them: the second run judges it.
+  const coverageOnly =
+    !first.passed &&
+    held.length > 0 &&
+    first.verdicts.every((v) => v.passed) &&
+    onlyCoverageFailed(`${tail(path.join(dir, 'check.log'))}\n${tail(path.join(dir, 'check.stderr.log'))}`);
+  if (!first.passed && !coverageOnly) {
     result.failedPass = 'original';
     for (const p of env.hidden)
       if (!result.protectedChanges.some((c) => c.path === p))
@@ -369,6 +376,7 @@ async function runInTree(
   if (!held.length) return;
   for (const t of held) await moveFile(path.join(hold, t), path.join(tree.cwd, t));
   const second = await runOriginalChecks(input, tree.cwd, path.join(dir, 'with-new-tests'), runEnv);
+  if (second.passed && coverageOnly) Object.assign(result, second, { failureTail: undefined });
   if (!second.passed) {
     Object.assign(result, second);
     result.failedPass = 'new-tests';

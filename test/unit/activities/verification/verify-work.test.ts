@@ -170,6 +170,18 @@ describe.each(['git', 'dir'] as const)('verifyWork in a %s workspace', (kind) =>
     expect(r.failureTail).toContain('hello.txt is missing');
   });
 
+  it('lets the second run judge a coverage threshold that fails only without the new tests', async () => {
+    const cov =
+      "const covered = require('fs').existsSync(__dirname + '/test/extra.test.js');\n" +
+      "console.log('Tests:       2 passed, 2 total');\n" +
+      'if (!covered) { console.error(\'Jest: "global" coverage threshold for lines (100%) not met: 90%\'); process.exit(1); }\n';
+    const { dir, verify } = await setUp(kind, 'create hello.txt so the tests pass', 'node cov.js');
+    write(dir, 'cov.js', cov);
+    write(dir, 'test/extra.test.js', '// covers the new branch\n');
+    const r = await verify({ command: 'node cov.js' });
+    expect(r).toMatchObject({ passed: true, ran: true, newTests: ['test/extra.test.js'] });
+  });
+
   it('rejects work whose new test files fail in the second run', async () => {
     const { dir, verify } = await setUp(kind);
     write(dir, 'hello.txt', 'hello\n');
