@@ -13,24 +13,28 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** The fixture repositories. */
+/** The fixture repositories of the real-repository corpus. */
 export const RepoNames = ['ms', 'scule', 'semver'] as const;
 export type RepoName = (typeof RepoNames)[number];
+/** Every fixture repository: the corpus's three and hashicorp/go-version (go test), which the environment corpus adds. */
+export const FixtureNames = [...RepoNames, 'goversion'] as const;
+export type FixtureName = (typeof FixtureNames)[number];
 
 /** What the corpus needs to know about one fixture repository. */
 export interface RepoSpec {
-  name: RepoName;
+  name: FixtureName;
   /** Where it comes from (owner/name on GitHub) and its test runner, for reports. */
   origin: string;
-  runner: 'jest' | 'vitest' | 'pytest';
-  language: 'typescript' | 'python';
+  runner: 'jest' | 'vitest' | 'pytest' | 'go test';
+  language: 'typescript' | 'python' | 'go';
 }
 
 /** The three repositories: a TypeScript library on jest, one on vitest with data-driven tests, a Python one on pytest. */
-export const REPOS: Record<RepoName, RepoSpec> = {
+export const REPOS: Record<FixtureName, RepoSpec> = {
   ms: { name: 'ms', origin: 'vercel/ms', runner: 'jest', language: 'typescript' },
   scule: { name: 'scule', origin: 'unjs/scule', runner: 'vitest', language: 'typescript' },
   semver: { name: 'semver', origin: 'python-semver/python-semver', runner: 'pytest', language: 'python' },
+  goversion: { name: 'goversion', origin: 'hashicorp/go-version', runner: 'go test', language: 'go' },
 };
 
 /** pytest pinned for the fallback venv (the machine's own pytest is used when it has one). */
@@ -71,10 +75,10 @@ export function packageRoot(): string {
   return dir;
 }
 
-const cache = new Map<RepoName, Record<string, string>>();
+const cache = new Map<FixtureName, Record<string, string>>();
 
 /** Every file of a fixture repository (relative path → text), read once. */
-export function loadFixture(name: RepoName): Record<string, string> {
+export function loadFixture(name: FixtureName): Record<string, string> {
   const hit = cache.get(name);
   if (hit) return hit;
   const root = path.join(packageRoot(), 'test', 'fixtures', 'real-repos', name);
@@ -93,7 +97,7 @@ export function loadFixture(name: RepoName): Record<string, string> {
 }
 
 /** A fixture file's text; throws naming the file when it is not there. */
-export function fixtureFile(name: RepoName, rel: string): string {
+export function fixtureFile(name: FixtureName, rel: string): string {
   const text = loadFixture(name)[rel];
   if (text === undefined) throw new FixtureSetupError(`no file ${rel} in fixture ${name}`, name);
   return text;
@@ -141,8 +145,9 @@ async function findPython(): Promise<string> {
 }
 
 /** The completion check of a fixture repository: its own test command, as its README/CI runs it. */
-export async function checkCommand(name: RepoName): Promise<string> {
+export async function checkCommand(name: FixtureName): Promise<string> {
   if (REPOS[name].language === 'python') return `${await pythonWithPytest()} -m pytest -q`;
+  if (REPOS[name].language === 'go') return 'go test ./...';
   return 'npm test --silent';
 }
 
@@ -160,9 +165,10 @@ export const CHECK_ENV: Record<string, string> = {
  * excluded from git, as an installed project's are.
  */
 export async function materialize(
-  name: RepoName,
+  name: FixtureName,
   ws: string,
   changes: Record<string, string | null> = {},
+  options: { nodeModules?: 'link' | 'farm' } = {},
 ): Promise<void> {
   const files: Record<string, string> = { ...loadFixture(name) };
   for (const [rel, text] of Object.entries(changes)) {
@@ -175,8 +181,10 @@ export async function materialize(
     await fs.promises.mkdir(path.dirname(p), { recursive: true });
     await fs.promises.writeFile(p, text);
   }
-  if (REPOS[name].language === 'typescript')
-    await fs.promises.symlink(path.join(packageRoot(), 'node_modules'), path.join(ws, 'node_modules'), 'dir');
+  if (REPOS[name].language === 'typescript') {
+    if (options.nodeModules === 'farm') await nodeModulesFarm(ws);
+    else await fs.promises.symlink(path.join(packageRoot(), 'node_modules'), path.join(ws, 'node_modules'), 'dir');
+  }
   const git = (...args: string[]) =>
     run('git', ['-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], {
       cwd: ws,
@@ -184,7 +192,29 @@ export async function materialize(
     });
   await git('init', '-q');
   // A `node_modules/` rule does not match a symlink: exclude the link by name.
-  await fs.promises.appendFile(path.join(ws, '.git', 'info', 'exclude'), '\n.ralph/\n/node_modules\n');
+  await fs.promises.appendFile(
+    path.join(ws, '.git', 'info', 'exclude'),
+    '\n.ralph/\n/node_modules\n.ralph-script.json\n',
+  );
   await git('add', '-A');
   await git('commit', '-qm', 'initial');
+}
+
+/**
+ * A node_modules folder of the workspace's own whose entries (and `.bin`'s) are symlinks to this package's: an agent
+ * may replace one (`.bin/jest` by a stub) without touching the installed packages every other test uses.
+ */
+async function nodeModulesFarm(ws: string): Promise<void> {
+  const src = path.join(packageRoot(), 'node_modules');
+  const dst = path.join(ws, 'node_modules');
+  await fs.promises.mkdir(path.join(dst, '.bin'), { recursive: true });
+  for (const e of await fs.promises.readdir(src)) {
+    if (e === '.bin' || e === '.cache') continue;
+    await fs.promises.symlink(path.join(src, e), path.join(dst, e));
+  }
+  for (const e of await fs.promises.readdir(path.join(src, '.bin')))
+    await fs.promises.symlink(
+      await fs.promises.readlink(path.join(src, '.bin', e)).then((t) => path.resolve(src, '.bin', t)),
+      path.join(dst, '.bin', e),
+    );
 }

@@ -1275,3 +1275,10 @@ const semverScenarios: RealScenario[] = [
 
 /** Every real-repository scenario. */
 export const realScenarios: RealScenario[] = [...msScenarios, ...sculeScenarios, ...semverScenarios];
+
+/** Each repository's task as the environment corpus (environment-scenarios.ts) reuses it: setup, task, honest fix. */
+export const REPO_TASKS: Record<RepoName, { setup: RealScenario['setup']; task: string; fix: [string, string] }> = {
+  ms: { setup: WEEKS_SETUP, task: WEEKS_TASK, fix: ['src/index.ts', MS_SRC] },
+  scule: { setup: TITLE_SETUP, task: TITLE_TASK, fix: ['src/index.ts', SC_SRC] },
+  semver: { setup: ZERO_SETUP, task: ZERO_TASK, fix: ['src/semver/version.py', SV_VERSION] },
+};
