@@ -1,3 +1,4 @@
+import { recoverSwap } from './verification/swap';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
@@ -133,6 +134,8 @@ export async function runAgent(input: RunAgentInput): Promise<RunAgentResult> {
     );
   const dir = iterationDir(input.stateDir, input.loopId, input.iteration);
   fs.mkdirSync(dir, { recursive: true });
+  // A verification the worker died in left the workspace swapped: the agent gets its work back first.
+  await recoverSwap(input.stateDir, input.loopId);
   // A fused iteration whose agent finished in an earlier attempt (the worker died in the detection pass or the check):
   // the agent's work is kept, and only what came after it runs again.
   const finished =

@@ -30,6 +30,8 @@ export interface VerificationManifest {
    * a claim is a file no checkpoint holds that a tool may read. Absent in manifests from before it was recorded.
    */
   ignored?: string[];
+  /** Signatures of the ignored paths that are the user's own (not build outputs or dependency folders). */
+  ignoredSignatures?: Record<string, string>;
   /** Fingerprints of the dependency folders at the baseline. Absent in manifests from before they were recorded. */
   dependencies?: DependencyFingerprint[];
 }

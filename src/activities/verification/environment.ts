@@ -15,6 +15,7 @@ import path from 'node:path';
 
 import type { DependencyFingerprint } from '../../state/manifest';
 import { git } from '../workspace/snapshot';
+import { isBuildOutput } from '../../core/verification/environment';
 export type { DependencyFingerprint };
 
 /** How a dependency folder differs from its baseline. */
@@ -149,4 +150,34 @@ export async function ignoredPaths(workspace: string): Promise<string[]> {
   } catch {
     return [];
   }
+}
+
+/**
+ * A signature of each ignored path that is neither a build output nor a dependency folder (the user's own ignored
+ * files: a local `.env`, an ignored config): stat data for a file, a walk for a folder. The verification runs in the
+ * workspace, where those files are present: one the agent changed since the baseline is left out instead.
+ */
+export function ignoredSignatures(workspace: string, ignored: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of ignored) {
+    if (isBuildOutput(p) || DEPENDENCY_DIRS.has(path.basename(p))) continue;
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(path.join(workspace, p));
+    } catch {
+      continue;
+    }
+    out[p] = st.isDirectory()
+      ? `d ${fingerprintFolder(workspace, p).sha256}`
+      : `f ${st.mode} ${st.size} ${st.mtimeMs} ${st.ctimeMs}`;
+  }
+  return out;
+}
+
+/** The ignored paths whose signature differs from the baseline's (changed or gone). */
+export function changedIgnored(workspace: string, baseline: Record<string, string>): string[] {
+  const now = ignoredSignatures(workspace, Object.keys(baseline));
+  return Object.keys(baseline)
+    .filter((p) => now[p] !== baseline[p] && fs.existsSync(path.join(workspace, p)))
+    .sort();
 }

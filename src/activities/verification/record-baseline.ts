@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { VerificationConfig } from '../../config/verification-config';
 import { computeProtectedSet, conventionKind } from '../../core/verification/protected-set';
 import { checkpointFiles, createCheckpoint } from '../workspace/checkpoint';
-import { fingerprintDependencies, ignoredPaths } from './environment';
+import { fingerprintDependencies, ignoredPaths, ignoredSignatures } from './environment';
 import {
   BASELINE_LABEL,
   manifestFile,
@@ -88,6 +88,7 @@ export async function recordVerificationBaseline(
     commands: input.commands,
   };
   const set = computeProtectedSet({ files, ...rules, scripts, testTexts });
+  const ignored = cp.kind === 'git' ? await ignoredPaths(input.workspace) : undefined;
   const manifest: VerificationManifest = {
     version: 1,
     loopId: input.loopId,
@@ -99,7 +100,8 @@ export async function recordVerificationBaseline(
     hookPolicy: input.verification.hookPolicy,
     protected: set.protected,
     allowed: set.allowed,
-    ignored: cp.kind === 'git' ? await ignoredPaths(input.workspace) : undefined,
+    ignored,
+    ignoredSignatures: ignored ? ignoredSignatures(input.workspace, ignored) : undefined,
     dependencies: fingerprintDependencies(input.workspace),
   };
   return summary(manifest, writeManifest(input.stateDir, manifest), t0);

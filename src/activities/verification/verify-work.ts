@@ -19,6 +19,7 @@ import {
 import { conventionKind, isConfigKind, isSectionFile } from '../../core/verification/protected-set';
 import { compareSections } from '../../core/verification/sections';
 import { onlyCoverageFailed } from '../../core/verification/test-output';
+import { recoverSwap, swapIn } from './swap';
 import { iterationDir, writeJsonAtomic } from '../../state/artifacts';
 import { runCheckCommand, type CheckCompletionResult } from '../check-completion';
 import { runGateIn } from '../gates/run-gate';
@@ -34,6 +35,7 @@ import { git, gitPrefix } from '../workspace/snapshot';
 import { BASELINE_LABEL, manifestFile, readManifest, type VerificationManifest } from '../../state/manifest';
 import { sha256File, type BaselineIntegrity } from './record-baseline';
 import {
+  changedIgnored,
   compareDependencies,
   dependencyFolders,
   fingerprintDependencies,
@@ -133,6 +135,8 @@ const MAX_CHANGES = 100;
 export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResult> {
   const t0 = Date.now();
   const manifest = trustedManifest(input);
+  // An earlier attempt that died mid-check left the workspace swapped: the work comes back before anything reads it.
+  await recoverSwap(input.stateDir, input.loopId);
   const at = (label: string) => ({
     workspace: input.workspace,
     stateDir: input.stateDir,
@@ -187,9 +191,14 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
   const env = await environmentOf(input, manifest, plan, result);
   if (planChangesTree(plan) || env.newIgnored.length || env.dependencies.length || plan.newTests.length) {
     result.ran = true;
-    const tree = await buildTree(input, manifest, work, postLabel, plan, merged, env.install ? env.dependencies : []);
+    // The new tests a check command names itself stay for the first run: without them it could not run at all.
+    const words = [input.command ?? '', ...input.gates.map((g) => g.command)].join(' ');
+    const held = plan.newTests.filter((t) => !words.includes(t));
+    const t = { input, manifest, work, postLabel, plan, merged, held };
+    // A fresh install needs a tree of its own; anything else is swapped in place, which costs a few renames.
+    const tree = env.install && env.dependencies.length ? await buildTree(t, env.dependencies) : await swapTree(t, env);
     try {
-      await runInTree(input, tree, dir, result, env, { plan, work, postLabel });
+      await runInTree(input, tree, dir, result, env, held);
     } finally {
       const t = Date.now();
       await tree.remove();
@@ -225,6 +234,10 @@ async function environmentOf(
   const newIgnored = manifest.ignored
     ? newIgnoredPaths(manifest.ignored, ignored)
     : ignored.filter((p) => isConfigKind(conventionKind(p)));
+  // The user's own ignored files the agent changed since the baseline count as new ones.
+  if (manifest.ignoredSignatures)
+    for (const p of changedIgnored(input.workspace, manifest.ignoredSignatures))
+      if (!newIgnored.includes(p)) newIgnored.push(p);
   const hidden = newIgnored.filter((p) => isConfigKind(conventionKind(p)));
   const dependencies = manifest.dependencies
     ? compareDependencies(manifest.dependencies, fingerprintDependencies(input.workspace))
@@ -309,26 +322,13 @@ function trustedManifest(input: VerifyWorkInput): VerificationManifest {
   return manifest;
 }
 
-/** What runInTree needs of verifyWork's classification. */
-interface TreeWork {
-  plan: VerificationPlan;
-  work: CheckpointFiles;
-  postLabel: string;
-}
-
-/**
- * Runs the original checks in the tree and records their verdict in `result`: a fresh install first when a dependency
- * folder changed; then the completion command and the gates without the agent's new test files (new tests run in the
- * same process as the original ones: a `TestMain` or a `conftest`-like side effect must not decide their verdict);
- * then, when that passes, once more with them, whose failure rejects the claim too.
- */
 async function runInTree(
   input: VerifyWorkInput,
   tree: Tree,
   dir: string,
   result: VerifyWorkResult,
   env: EnvironmentScan,
-  w: TreeWork,
+  held: string[],
 ): Promise<void> {
   const ctx = activityContext();
   const runEnv = { PYTHONPYCACHEPREFIX: path.join(tree.scratch, 'pycache'), PYTHONDONTWRITEBYTECODE: '1' };
@@ -353,11 +353,6 @@ async function runInTree(
       return;
     }
   }
-  // The new tests a check command names itself stay: without them it could not run at all.
-  const words = [input.command ?? '', ...input.gates.map((g) => g.command)].join(' ');
-  const held = w.plan.newTests.filter((t) => !words.includes(t));
-  const hold = path.join(tree.scratch, 'new-tests');
-  for (const t of held) await moveFile(path.join(tree.cwd, t), path.join(hold, t));
   const first = await runOriginalChecks(input, tree.cwd, dir, runEnv);
   Object.assign(result, first);
   // New code that only the new tests cover fails a coverage threshold without them: the second run judges it.
@@ -374,7 +369,7 @@ async function runInTree(
     return;
   }
   if (!held.length) return;
-  for (const t of held) await moveFile(path.join(hold, t), path.join(tree.cwd, t));
+  await tree.unhide(held);
   const second = await runOriginalChecks(input, tree.cwd, path.join(dir, 'with-new-tests'), runEnv);
   if (second.passed && coverageOnly) Object.assign(result, second, { failureTail: undefined });
   if (!second.passed) {
@@ -383,13 +378,6 @@ async function runInTree(
     result.failureTail =
       `with the agent's new test files (${held.slice(0, 5).join(', ')}):\n${second.failureTail ?? ''}`.slice(-1500);
   }
-}
-
-async function moveFile(from: string, to: string): Promise<void> {
-  await fs.promises.mkdir(path.dirname(to), { recursive: true });
-  await fs.promises.rename(from, to).catch((e: NodeJS.ErrnoException) => {
-    if (e.code !== 'ENOENT') throw e;
-  });
 }
 
 /** One run of the original checks in the tree. */
@@ -470,21 +458,59 @@ async function baselineFiles(input: VerifyWorkInput, m: VerificationManifest): P
 /** The verification tree: where the checks run, and how to remove it. */
 interface Tree {
   cwd: string;
-  /** A folder beside the tree, removed with it (held test files, bytecode). */
+  /** A folder outside the tree, removed with it (the checks' bytecode prefix). */
   scratch: string;
+  /** Puts the agent's new test files, left out for the first run, back. */
+  unhide: (paths: string[]) => Promise<void>;
   remove: () => Promise<void>;
   ms: number;
 }
 
-async function buildTree(
-  input: VerifyWorkInput,
-  manifest: VerificationManifest,
-  work: CheckpointFiles,
-  postLabel: string,
-  plan: VerificationPlan,
-  merged: Record<string, string>,
-  reinstall: DependencyChange[],
-): Promise<Tree> {
+/** What a tree is built from. */
+interface TreeSpec {
+  input: VerifyWorkInput;
+  manifest: VerificationManifest;
+  work: CheckpointFiles;
+  postLabel: string;
+  plan: VerificationPlan;
+  merged: Record<string, string>;
+  /** The agent's new test files the first run goes without. */
+  held: string[];
+}
+
+/**
+ * The tree in place: the workspace itself with the plan's files swapped (restored, merged, removed), the new ignored
+ * files and the held new tests moved aside (see swap.ts), until {@link Tree.remove}.
+ */
+async function swapTree(t: TreeSpec, env: EnvironmentScan): Promise<Tree> {
+  const t0 = Date.now();
+  const { input, manifest, plan } = t;
+  const source = (label: string, commit: string | null) => ({ kind: manifest.kind, commit, label });
+  const swap = await swapIn(
+    input.workspace,
+    {
+      stateDir: input.stateDir,
+      loopId: input.loopId,
+      baseline: source(BASELINE_LABEL, manifest.baseline.commit),
+      post: source(t.postLabel, t.work.commit ?? null),
+    },
+    {
+      restore: plan.restore,
+      write: Object.fromEntries(plan.merge.filter((p) => t.merged[p] !== undefined).map((p) => [p, t.merged[p]])),
+      hide: [...plan.remove, ...env.newIgnored, ...t.held],
+    },
+  );
+  await fs.promises.mkdir(swap.scratch, { recursive: true });
+  return { cwd: input.workspace, scratch: swap.scratch, unhide: swap.unhide, remove: swap.undo, ms: Date.now() - t0 };
+}
+
+/**
+ * A tree of its own under the OS temp folder (a detached `git worktree` of the work's checkpoint, or the plain
+ * folder's archive extracted there) with the plan applied, the dependency folders linked except the changed ones
+ * (`reinstall`: installed afresh there), and the held new tests moved aside.
+ */
+async function buildTree(t: TreeSpec, reinstall: DependencyChange[]): Promise<Tree> {
+  const { input, manifest, work, postLabel, plan, merged } = t;
   const t0 = Date.now();
   const tmp = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'ralph-verify-'));
   const root = path.join(tmp, 'tree');
@@ -545,7 +571,12 @@ async function buildTree(
     const skip = new Set(reinstall.map((d) => d.path));
     links.push(...(await linkDependencies(input.workspace, cwd, skip)));
     await fs.promises.mkdir(scratch, { recursive: true });
-    return { cwd, scratch, remove, ms: Date.now() - t0 };
+    const hold = path.join(tmp, 'held');
+    for (const p of t.held) await move(path.join(cwd, p), path.join(hold, p));
+    const unhide = async (ps: string[]): Promise<void> => {
+      for (const p of ps) await move(path.join(hold, p), path.join(cwd, p));
+    };
+    return { cwd, scratch, unhide, remove, ms: Date.now() - t0 };
   } catch (e) {
     await remove();
     throw e;
@@ -640,3 +671,10 @@ function activityContext(): Context | undefined {
 }
 
 export { VerificationBaselineMissingError, VerificationBaselineChangedError };
+
+async function move(from: string, to: string): Promise<void> {
+  await fs.promises.mkdir(path.dirname(to), { recursive: true });
+  await fs.promises.rename(from, to).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+  });
+}
