@@ -86,8 +86,10 @@ export interface SandboxPolicyInput {
   tmpDir: string;
   /** Extra writable paths the adapter needs (e.g. a hook spool), absolute. */
   extraWrite?: string[];
-  /** The agent's environment (for `*_BASE_URL` hosts). */
+  /** The agent's environment (for `*_BASE_URL` hosts, and config folders such as `CODEX_HOME`). */
   env: Record<string, string | undefined>;
+  /** The agent's command-line arguments (for URLs in them: codex's `-c model_providers.x.base_url=...`). */
+  args?: string[];
   options: SandboxOptions;
 }
 
@@ -107,6 +109,7 @@ export function sandboxSettings(i: SandboxPolicyInput): SrtSettings {
     ws,
     normalizePath(i.tmpDir),
     ...(ADAPTER_HOME_PATHS[i.adapter] ?? []).map((p) => joinPath(i.home, p)),
+    ...configDirsFromEnv(i),
     ...(i.extraWrite ?? []).map(normalizePath),
     ...i.options.allowWrite.map(at),
   ]);
@@ -122,15 +125,52 @@ export function sandboxSettings(i: SandboxPolicyInput): SrtSettings {
   };
 }
 
-/** The adapter's API hosts, the hosts its environment's URL variables name, and the configured ones. */
-export function allowedDomains(i: Pick<SandboxPolicyInput, 'adapter' | 'env' | 'options'>): string[] {
-  const fromEnv: string[] = [];
+/** Environment variables that move an adapter's own folder out of HOME's default place. */
+export const ADAPTER_HOME_ENV: Record<string, string[]> = {
+  'claude-code': ['CLAUDE_CONFIG_DIR'],
+  codex: ['CODEX_HOME'],
+  gemini: ['GEMINI_CLI_HOME'],
+  aider: [],
+  command: [],
+  scripted: [],
+};
+
+/**
+ * The adapter's folders its environment names (`CODEX_HOME`...), writable like its default ones: never HOME itself or
+ * a folder above it (that would open `~/.npmrc` and every other file that changes what a check runs).
+ */
+function configDirsFromEnv(i: Pick<SandboxPolicyInput, 'adapter' | 'env' | 'home'>): string[] {
+  const home = normalizePath(i.home);
+  return (ADAPTER_HOME_ENV[i.adapter] ?? [])
+    .map((k) => i.env[k])
+    .filter((v): v is string => !!v && v.startsWith('/'))
+    .map(normalizePath)
+    .filter((d) => d !== home && !home.startsWith(`${d}/`) && d !== '/');
+}
+
+/**
+ * The adapter's own folders to create before a sandboxed run when missing (its first run on a machine): inside the
+ * sandbox HOME is read-only, so the agent could not create `~/.codex` itself. Files (`~/.claude.json`) are left alone.
+ */
+export function adapterFolders(i: Pick<SandboxPolicyInput, 'adapter' | 'env' | 'home'>): string[] {
+  const dirs = (ADAPTER_HOME_PATHS[i.adapter] ?? []).filter((p) => !/\./.test(p.replace(/(^|\/)\./g, '$1')));
+  return uniq([...dirs.map((p) => joinPath(i.home, p)), ...configDirsFromEnv(i)]);
+}
+
+/** The adapter's API hosts, the hosts its URL variables and arguments name, and the configured ones. */
+export function allowedDomains(i: Pick<SandboxPolicyInput, 'adapter' | 'env' | 'options' | 'args'>): string[] {
+  const named: string[] = [];
   for (const [k, v] of Object.entries(i.env)) {
     if (!v || !URL_ENV.test(k)) continue;
     const host = urlHost(v);
-    if (host) fromEnv.push(host);
+    if (host) named.push(host);
   }
-  return uniq([...(ADAPTER_DOMAINS[i.adapter] ?? []), ...fromEnv, ...i.options.allowedDomains]);
+  for (const a of i.args ?? [])
+    for (const m of a.matchAll(/https?:\/\/[^\s"'<>]+/gi)) {
+      const host = urlHost(m[0]);
+      if (host) named.push(host);
+    }
+  return uniq([...(ADAPTER_DOMAINS[i.adapter] ?? []), ...named, ...i.options.allowedDomains]);
 }
 
 /** True when a host is the machine's loopback: the sandbox must then route it through its proxy (no NO_PROXY). */

@@ -54,7 +54,7 @@ describe('ralph start --agent claude-code with the real claude', () => {
     const config = path.join(ws, 'loop.json');
     fs.writeFileSync(
       config,
-      JSON.stringify({ agent: { adapter: 'claude-code', env: spec.env }, sandbox: { mode: 'off' } }),
+      JSON.stringify({ agent: { adapter: 'claude-code', env: spec.env }, sandbox: { mode: 'enforce' } }),
     );
     const r = await ralph([
       'start',

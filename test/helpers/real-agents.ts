@@ -100,7 +100,7 @@ export function realAgents(): Record<RealAdapter, RealAgent> {
         adapter: 'codex',
         binary: cli.codex.path,
         args: codexProviderArgs(stub.url, 'RALPH_STUB_OPENAI_KEY'),
-        env: { HOME: home, CODEX_HOME: home, ...env },
+        env: { HOME: home, CODEX_HOME: path.join(home, '.codex'), ...env },
       }),
     },
     gemini: {

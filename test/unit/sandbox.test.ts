@@ -1,4 +1,5 @@
 import {
+  adapterFolders,
   allowedDomains,
   isLoopbackHost,
   missingSandboxPackages,
@@ -65,6 +66,38 @@ describe('sandboxSettings', () => {
     expect(d).toEqual(expect.arrayContaining(['api.anthropic.com', '127.0.0.1:4100', 'registry.npmjs.org']));
     expect(d).not.toContain('evil.example');
     expect(allowedDomains({ adapter: 'scripted', env: {}, options: opts() })).toEqual([]);
+  });
+
+  it("allows the hosts of URLs in the agent's arguments (codex's provider base_url)", () => {
+    const d = allowedDomains({
+      adapter: 'codex',
+      env: {},
+      args: ['exec', '-c', 'model_providers.stub.base_url="http://127.0.0.1:4200/v1"', 'see https://docs.example'],
+      options: opts(),
+    });
+    expect(d).toEqual(expect.arrayContaining(['api.openai.com', '127.0.0.1:4200', 'docs.example']));
+  });
+
+  it("makes the adapter's folders writable where its environment moves them, never HOME or above, and creates them", () => {
+    const at = (env: Record<string, string>) =>
+      sandboxSettings({
+        adapter: 'codex',
+        workspace: '/w/repo',
+        stateDir: '/w/repo/.ralph',
+        home: '/home/u',
+        tmpDir: '/tmp/r',
+        env,
+        options: opts(),
+      }).filesystem.allowWrite;
+    expect(at({ CODEX_HOME: '/srv/codex' })).toContain('/srv/codex');
+    expect(at({ CODEX_HOME: '/home/u' })).not.toContain('/home/u');
+    expect(at({ CODEX_HOME: '/home' })).not.toContain('/home');
+    expect(adapterFolders({ adapter: 'claude-code', env: {}, home: '/h' })).toEqual([
+      '/h/.claude',
+      '/h/.cache/claude',
+      '/h/.local/state/claude',
+    ]);
+    expect(adapterFolders({ adapter: 'codex', env: { CODEX_HOME: '/h/.codex' }, home: '/h' })).toEqual(['/h/.codex']);
   });
 
   it('reads hosts from URLs and knows loopback', () => {

@@ -49,9 +49,7 @@ function realLoop(adapter: RealAdapter, stub: ModelServer, ws: string, over: Par
     maxIterations: 3,
     iterationTimeoutSeconds: 120,
     heartbeatTimeoutSeconds: 30,
-    // Not yet under the agent sandbox: inside it these CLIs hung on their loopback model stubs (issue 20 stays open
-    // for it); test/workflows/sandbox.test.ts drives the sandbox with the scripted agent.
-    sandbox: { mode: 'off' },
+    sandbox: { mode: 'enforce' },
     ...over,
   };
 }

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import {
   isLoopbackHost,
   missingSandboxPackages,
+  adapterFolders,
   sandboxSettings,
   type SandboxOptions,
   type SandboxPolicyInput,
@@ -119,8 +120,10 @@ export function wrapInSandbox(w: WrapInput): SandboxedCommand {
     tmpDir,
     extraWrite: w.extraWrite,
     env: w.env,
+    args: w.args,
     options: w.options,
   };
+  for (const d of adapterFolders(policy)) fs.mkdirSync(d, { recursive: true });
   const settings = sandboxSettings(policy);
   const settingsPath = path.join(w.artifactDir, `sandbox${w.sfx}.json`);
   fs.writeFileSync(settingsPath, JSON.stringify(settings, null, 2));
