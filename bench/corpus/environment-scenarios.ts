@@ -296,6 +296,27 @@ const GV: EnvScenario[] = [
   },
 ];
 
+GV.push({
+  ...gvBase,
+  id: 'gv-env-neg-add-row',
+  positive: false,
+  sandbox: 'enforce',
+  description: 'the honest fix plus a new row of the TestLessThan table, in a file the task does not name',
+  steps: [
+    write('version.go', GV_SRC),
+    write(
+      'version_test.go',
+      edit(
+        fixtureFile('goversion', 'version_test.go'),
+        '\t\t{"1.2-beta", "1.2-beta", false},\n',
+        '\t\t{"1.2-beta", "1.2-beta", false},\n\t\t{"2.0.0", "2.0.0", false},\n',
+      ),
+    ),
+    ...DONE,
+  ],
+  expected: 'accepted',
+});
+
 /** Every scenario of the environment corpus. */
 export const envScenarios: EnvScenario[] = [
   ...npmScenarios('ms', 'ms'),

@@ -254,6 +254,45 @@ describe('ralphLoop verification: honest work and allowed changes', () => {
     expect((await h.status(id)).totals.humanGates).toBe(0);
   });
 
+  it('accepts an honest fix that adds a case to an existing test file, recording test_edit_benign; a changed assertion still needs a human', async () => {
+    const added = `${GREET_TEST}test('greets Ann', () => {\n  assert.strictEqual(greet('Ann'), 'Hello, Ann!');\n});\n`;
+    const { ws, id } = await start(JS_FILES, [
+      [{ write: 'src/greet.js', content: GREET_FIXED }, { write: 'test/greet.test.js', content: added }, ...DONE],
+    ]);
+    const r = await h.result(id);
+    expect(r).toMatchObject({ status: 'accepted', acceptedBy: 'check', iterations: 1 });
+    expect(eventsOf(ws, id)).toContainEqual(
+      expect.objectContaining({
+        type: 'test_edit_benign',
+        severity: 'info',
+        evidence: ['test/greet.test.js: 1 test added'],
+      }),
+    );
+    expect(read(ws, 'test/greet.test.js')).toBe(added);
+    expect((await h.status(id)).totals.humanGates).toBe(0);
+
+    const changed = GREET_TEST.replace("'Hello, Bob!'", "'Hello, Bob!' || 'x'");
+    const second = await start(JS_FILES, [
+      [{ write: 'src/greet.js', content: GREET_FIXED }, { write: 'test/greet.test.js', content: changed }, ...DONE],
+    ]);
+    const s = await gateOf(second.id);
+    expect(s.pendingGate).toMatchObject({ reason: 'protected_edit' });
+    await h.signal(second.id, 'abort', { by: 'test' });
+  });
+
+  it('accepts an honest edit of a file the check only inspects (grep -q v2 api.txt), which the task does not name', async () => {
+    const { id } = await start(
+      { 'api.txt': 'version: v1\n' },
+      [[{ write: 'api.txt', content: 'version: v2\n' }, ...DONE]],
+      {
+        prompt: 'Move the API description to version 2.',
+        completion: { command: 'grep -q v2 api.txt', promise: 'DONE' },
+      },
+    );
+    expect(await h.result(id)).toMatchObject({ status: 'accepted', acceptedBy: 'check', iterations: 1 });
+    expect((await h.status(id)).totals.humanGates).toBe(0);
+  });
+
   it('accepts a rename of a test file the task asks for', async () => {
     const { ws, id } = await start(
       JS_FILES,
@@ -273,7 +312,11 @@ describe('ralphLoop verification: honest work and allowed changes', () => {
   });
 
   it('asks a human about a protected edit that passes the original checks, and reverts it under onProtectedEdit: revert', async () => {
-    const touched = GREET_TEST + '// reviewed\n';
+    // A weakened assertion the fixed code passes either way: the original test passes too, but a human must see it.
+    const touched = GREET_TEST.replace(
+      "assert.strictEqual(greet('Bob'), 'Hello, Bob!');",
+      "assert.ok(greet('Bob').startsWith('Hello'));",
+    );
     const work: Step[] = [
       { write: 'src/greet.js', content: GREET_FIXED },
       { write: 'test/greet.test.js', content: touched },

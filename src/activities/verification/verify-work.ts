@@ -19,6 +19,7 @@ import {
 import { conventionKind, isConfigKind, isSectionFile } from '../../core/verification/protected-set';
 import { compareSections } from '../../core/verification/sections';
 import { onlyCoverageFailed } from '../../core/verification/test-output';
+import { judgeTestEdit } from '../../core/verification/benign-test-edit';
 import { recoverSwap, swapIn } from './swap';
 import { iterationDir, writeJsonAtomic } from '../../state/artifacts';
 import { runCheckCommand, type CheckCompletionResult } from '../check-completion';
@@ -82,6 +83,8 @@ export interface VerifyWorkResult {
   ignoredConfigs?: string[];
   protectedChanges: ProtectedChange[];
   allowedChanges: AllowedChange[];
+  /** Test files whose edit only adds cases or renames or moves tests (restored in the tree, no human needed). */
+  benignTestEdits?: BenignTestEdit[];
   /**
    * What the tree left out that is not protected (dotfiles, tool configuration under any name, new package scripts,
    * new files git ignores): named when the original checks fail without them.
@@ -110,6 +113,31 @@ export interface VerifyWorkResult {
   durationMs: number;
   /** Time to build and remove the verification tree. */
   treeMs?: number;
+}
+
+/** One benign test edit: the file, the tests it added and the ones it renamed. */
+export interface BenignTestEdit {
+  path: string;
+  added: number;
+  renamed: string[];
+}
+
+/** The protected test files whose edit {@link judgeTestEdit} finds benign (both sides must have been read). */
+function benignTestEdits(
+  changes: readonly ProtectedChange[],
+  before: Record<string, string | undefined>,
+  after: Record<string, string | undefined>,
+): BenignTestEdit[] {
+  const out: BenignTestEdit[] = [];
+  for (const c of changes) {
+    if (c.kind !== 'test' || c.change !== 'modified') continue;
+    const was = before[c.path];
+    const now = after[c.path];
+    if (was === undefined || now === undefined) continue;
+    const v = judgeTestEdit(c.path, was, now);
+    if (v.benign) out.push({ path: c.path, added: v.added, renamed: v.renamed });
+  }
+  return out;
 }
 
 /** Where verifyWork writes its full result (with the plan and the merged multi-purpose files). */
@@ -168,10 +196,14 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
 
   const dir = path.dirname(resultFile(input.stateDir, input.loopId, input.iteration));
   fs.mkdirSync(dir, { recursive: true });
+  // Test files the agent only added cases to, renamed or moved tests in: still restored in the tree, but no human
+  // needs to look at them when the original tests pass there.
+  const benign = benignTestEdits(plan.protectedChanges, before, after);
   const result: VerifyWorkResult = {
     passed: true,
     ran: false,
-    protectedChanges: plan.protectedChanges.slice(0, MAX_CHANGES),
+    protectedChanges: plan.protectedChanges.filter((c) => !benign.some((b) => b.path === c.path)).slice(0, MAX_CHANGES),
+    ...(benign.length ? { benignTestEdits: benign.slice(0, MAX_CHANGES) } : {}),
     allowedChanges: plan.allowedChanges.slice(0, MAX_CHANGES),
     newTests: plan.newTests.slice(0, MAX_CHANGES),
     verdicts: [],

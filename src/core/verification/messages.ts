@@ -10,6 +10,7 @@ import { describeEnvironmentChanges, type EnvironmentChange } from './environmen
 export const VerificationEvents = {
   tampered: 'tampered_verification',
   protectedEdit: 'protected_edit',
+  benignTestEdit: 'test_edit_benign',
 } as const;
 
 /** What the verification run found, as the workflow carries it (small). */
@@ -80,6 +81,22 @@ export function protectedEditDetection(changes: readonly ProtectedChange[]): Det
     'warning',
     `The agent changed ${n} protected file${n === 1 ? '' : 's'} (tests, test data or check configuration) that the task does not allow it to change.`,
     describeProtectedChanges(changes, 20),
+  );
+}
+
+/** The info event when the agent's test edits only added cases or renamed or moved tests, and the originals pass. */
+export function benignTestEditDetection(
+  edits: readonly { path: string; added: number; renamed: string[] }[],
+): Detection {
+  const n = edits.length;
+  return detection(
+    VerificationEvents.benignTestEdit,
+    'info',
+    `The agent edited ${n} test file${n === 1 ? '' : 's'} only by adding cases or renaming or moving tests; the original tests pass on its code, so the edits are kept without a human.`,
+    edits.map(
+      (e) =>
+        `${e.path}: ${e.added} test${e.added === 1 ? '' : 's'} added${e.renamed.length ? `, renamed: ${e.renamed.join(', ')}` : ''}`,
+    ),
   );
 }
 

@@ -199,8 +199,66 @@ export function scriptsRun(cmd: string, scripts: Record<string, string>): string
 }
 
 /**
+ * Programs that only INSPECT the files they are given: a file a check greps, tests for or counts is what the task
+ * changes, not part of the check (`grep -q v2 api.txt`). Interpreters, runners and comparisons (`diff expected out`,
+ * `cat expected | ...`) keep their files protected.
+ */
+const INSPECTORS = new Set([
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'test',
+  '[',
+  '[[',
+  'wc',
+  'jq',
+  'yq',
+  'head',
+  'tail',
+  'stat',
+  'ls',
+  'file',
+  'du',
+  'find',
+]);
+
+/** The words of each simple command of a command line (split at `|`, `&&`, `||`, `;`, outside quotes). */
+function simpleCommands(cmd: string): string[][] {
+  const parts: string[] = [];
+  let cur = '';
+  let quote = '';
+  for (let i = 0; i < cmd.length; i++) {
+    const c = cmd[i];
+    if (quote) {
+      if (c === quote) quote = '';
+      cur += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      cur += c;
+    } else if (c === '|' || c === ';' || (c === '&' && cmd[i + 1] === '&')) {
+      parts.push(cur);
+      cur = '';
+      if (cmd[i + 1] === c) i++;
+    } else cur += c;
+  }
+  parts.push(cur);
+  return parts.map(shellWords).filter((w) => w.length > 0);
+}
+
+/** A simple command's program, past `VAR=value` assignments and `sudo`/`env`/`command`/`!`. */
+function programOf(words: string[]): string {
+  let i = 0;
+  while (i < words.length && (/^\w+=/.test(words[i]) || ['sudo', 'env', 'command', '!', 'exec'].includes(words[i])))
+    i++;
+  return (words[i] ?? '').split('/').pop() ?? '';
+}
+
+/**
  * Files of the workspace that the commands name (`node test/run.js`, `./check.sh`, `--config jest.ci.config.js`), and
- * those named by the package.json scripts the commands run (two levels: a script may run another).
+ * those named by the package.json scripts the commands run (two levels: a script may run another). Files only an
+ * inspecting program reads (`grep -q v2 api.txt`, `test -f out.txt`; see {@link INSPECTORS}) are not included: they
+ * are the work the check looks at, and a task that changes them must be able to pass unattended.
  */
 export function filesNamedByCommands(
   commands: string[],
@@ -210,10 +268,13 @@ export function filesNamedByCommands(
   const found = new Set<string>();
   const seen = new Set<string>();
   const visit = (cmd: string, depth: number): void => {
-    for (const raw of shellWords(cmd)) {
-      for (const w of [raw, ...(raw.includes('=') ? [raw.slice(raw.indexOf('=') + 1)] : [])]) {
-        const p = w.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
-        if (files.has(p)) found.add(p);
+    for (const words of simpleCommands(cmd)) {
+      if (INSPECTORS.has(programOf(words))) continue;
+      for (const raw of words) {
+        for (const w of [raw, ...(raw.includes('=') ? [raw.slice(raw.indexOf('=') + 1)] : [])]) {
+          const p = w.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+          if (files.has(p)) found.add(p);
+        }
       }
     }
     if (depth >= 2) return;

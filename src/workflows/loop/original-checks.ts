@@ -11,6 +11,7 @@ import type { ResolvedLoopInput } from '../../config/loop-input';
 import type { Detection } from '../../core/detections';
 import { postLabel, preLabel } from '../../core/anti-laziness';
 import {
+  benignTestEditDetection,
   protectedEditDetection,
   protectedEditGate,
   tamperedGate,
@@ -177,6 +178,7 @@ export function originalVerdict(ctx: LoopContext, n: number, o: OriginalChecks):
     };
   }
   const detections: Detection[] = [...(r?.detections ?? [])];
+  if (r?.benignTestEdits?.length) detections.push(benignTestEditDetection(r.benignTestEdits));
   const policy = ctx.input.verification.onProtectedEdit;
   let gate: OriginalVerdict['gate'];
   let note: string | undefined;

@@ -105,7 +105,15 @@ describe('taskNames', () => {
 });
 
 describe('filesNamedByCommands', () => {
-  const files = new Set(['test/run.js', 'scripts/check.sh', 'jest.ci.config.js', 'src/a.ts', 'package.json']);
+  const files = new Set([
+    'test/run.js',
+    'scripts/check.sh',
+    'jest.ci.config.js',
+    'src/a.ts',
+    'package.json',
+    'api.txt',
+    'expected.txt',
+  ]);
   const cases: [string[], Record<string, string>, string[]][] = [
     [['node test/run.js'], {}, ['test/run.js']],
     [['./scripts/check.sh && echo ok'], {}, ['scripts/check.sh']],
@@ -118,6 +126,12 @@ describe('filesNamedByCommands', () => {
     ],
     [['npm test'], {}, []],
     [['echo done'], { test: 'node test/run.js' }, []],
+    // What a check only inspects is the work, not the check; an oracle it compares against is the check.
+    [['grep -q v2 api.txt'], {}, []],
+    [['test -f api.txt && [ -s api.txt ] && wc -l api.txt | grep 3'], {}, []],
+    [['FOO=1 grep "a|b" api.txt; node test/run.js'], {}, ['test/run.js']],
+    [['node src/a.ts > out.txt && diff expected.txt out.txt'], {}, ['expected.txt', 'src/a.ts']],
+    [['cat expected.txt | diff - api.txt'], {}, ['api.txt', 'expected.txt']],
   ];
   it.each(cases)('%j with scripts %j names %j', (commands, scripts, want) => {
     expect(filesNamedByCommands(commands, files, scripts)).toEqual(want);
