@@ -221,26 +221,38 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
   }
 
   const env = await environmentOf(input, manifest, plan, result);
-  if (planChangesTree(plan) || env.newIgnored.length || env.dependencies.length || plan.newTests.length) {
-    result.ran = true;
-    // The new tests a check command names itself stay for the first run: without them it could not run at all.
-    const words = [input.command ?? '', ...input.gates.map((g) => g.command)].join(' ');
-    const held = plan.newTests.filter((t) => !words.includes(t));
-    const t = { input, manifest, work, postLabel, plan, merged, held };
-    // A fresh install needs a tree of its own; anything else is swapped in place, which costs a few renames.
-    const tree = env.install && env.dependencies.length ? await buildTree(t, env.dependencies) : await swapTree(t, env);
-    try {
-      await runInTree(input, tree, dir, result, env, held);
-    } finally {
-      const t = Date.now();
-      await tree.remove();
-      tree.ms += Date.now() - t;
-      result.treeMs = tree.ms;
-    }
-  }
+  if (planChangesTree(plan) || env.newIgnored.length || env.dependencies.length || plan.newTests.length)
+    await verifyInTree({ input, manifest, work, postLabel, plan, merged, held: [] }, env, dir, result);
   result.durationMs = Date.now() - t0;
   writeJsonAtomic(resultFile(input.stateDir, input.loopId, input.iteration), { ...result, plan, merged });
   return result;
+}
+
+/**
+ * Builds the tree (in place, or of its own for a fresh install), runs the original checks there into `result`, and
+ * removes it, always. The new tests a check command names itself stay for the first run: without them it could not
+ * run at all.
+ */
+async function verifyInTree(
+  spec: TreeSpec,
+  env: EnvironmentScan,
+  dir: string,
+  result: VerifyWorkResult,
+): Promise<void> {
+  const { input, plan } = spec;
+  result.ran = true;
+  const words = [input.command ?? '', ...input.gates.map((g) => g.command)].join(' ');
+  const t: TreeSpec = { ...spec, held: plan.newTests.filter((p) => !words.includes(p)) };
+  // A fresh install needs a tree of its own; anything else is swapped in place, which costs a few renames.
+  const tree = env.install && env.dependencies.length ? await buildTree(t, env.dependencies) : await swapTree(t, env);
+  try {
+    await runInTree(input, tree, dir, result, env, t.held);
+  } finally {
+    const t0 = Date.now();
+    await tree.remove();
+    tree.ms += Date.now() - t0;
+    result.treeMs = tree.ms;
+  }
 }
 
 /** What of the workspace's environment the checkpoints cannot show: new ignored files, changed dependency folders. */
