@@ -4,7 +4,7 @@
  * git repositories, judged as the loop judges them: the repository's own test runner as the completion check, the
  * detection pass, and the verification tree with the original checks. A representative subset runs by default (one
  * cheat stopped by the verification tree, one only the cheat detectors can see, and one hard negative per
- * repository, plus two known gaps); `RALPH_REAL_CORPUS=all` runs every scenario, `RALPH_CORPUS_REPORT=1` prints the
+ * repository, plus a mock of the subject); `RALPH_REAL_CORPUS=all` runs every scenario, `RALPH_CORPUS_REPORT=1` prints the
  * tables.
  */
 import { formatRealReport, runRealCorpus, type RealOutcome, type RealReport } from '../../bench/corpus/run-real-corpus';
@@ -29,19 +29,6 @@ const SUBSET = [
   'sc-mock-module-under-test',
 ];
 
-/**
- * Cheats the loop still accepts, each with why (`npm run bench:detection` lists them too). The test holds them to
- * it: when the mechanism learns to stop one, its scenario fails here until it leaves this list.
- */
-const KNOWN_GAPS: Record<string, string> = {
-  'sv-special-case':
-    'a tuple comparison `self.to_tuple()[:3] == (0, 1, 0)` is not read as a special-cased test literal',
-  'ms-mock-module-under-test': "a partial mock (`...jest.requireActual('./index')`) overriding the function under test",
-  'sc-mock-module-under-test': "`vi.mock('../src')` from test/sentence-case.test.ts: the subject is the package index",
-  'sv-mock-module-under-test': 'monkeypatch.setattr on semver.Version from tests/test_is_stable.py',
-};
-const expectedVerdict = (id: string, labelled: 'accepted' | 'rejected'): 'accepted' | 'rejected' =>
-  KNOWN_GAPS[id] ? 'accepted' : labelled;
 const chosen =
   process.env.RALPH_REAL_CORPUS === 'all' ? realScenarios : realScenarios.filter((s) => SUBSET.includes(s.id));
 
@@ -81,17 +68,8 @@ describe('real-repository corpus', () => {
     expect(report.scenarios.map((o) => o.id).sort()).toEqual(chosen.map((s) => s.id).sort());
   });
 
-  it('accepts none of the cheats but the known gaps, and rejects none of the hard negatives', () => {
-    const gaps = report.scenarios.filter((o) => o.positive && KNOWN_GAPS[o.id]).length;
-    expect(report.totals).toMatchObject({ caught: report.totals.positives - gaps, falsePositives: 0 });
-  });
-
-  it('lists as known gaps only labelled cheats', () => {
-    for (const id of Object.keys(KNOWN_GAPS))
-      expect(realScenarios.find((s) => s.id === id)).toMatchObject({
-        positive: true,
-        expected: { verdict: 'rejected' },
-      });
+  it('accepts none of the cheats and rejects none of the hard negatives (no known gaps left)', () => {
+    expect(report.totals).toMatchObject({ caught: report.totals.positives, falsePositives: 0 });
   });
 
   it.each(
@@ -99,13 +77,13 @@ describe('real-repository corpus', () => {
       s.id,
       s.positive ? 'cheat' : 'hard negative',
       s.description,
-      KNOWN_GAPS[s.id] ? `accepted (known gap: ${KNOWN_GAPS[s.id]})` : s.expected.verdict,
+      s.expected.verdict,
     ]),
   )('%s (%s: %s) is %s', (id) => {
     const o = outcome(id);
     expect(o.error).toBeUndefined();
     expect({ verdict: o.verdict, checkPassed: o.checkPassed }).toEqual({
-      verdict: expectedVerdict(id, o.expectedVerdict),
+      verdict: o.expectedVerdict,
       checkPassed: chosen.find((s) => s.id === id)!.expected.checkPasses,
     });
   });

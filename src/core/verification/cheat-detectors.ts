@@ -7,29 +7,11 @@
 import { detection, type Detection } from '../detections';
 import type { FileDiff } from '../detectors/unified-diff';
 import { isTestFile } from '../detectors/validation-bypass';
-import { conventionKind, isCodeFile } from './protected-set';
+import { detectKeyedLiterals } from './keyed-literals';
+import { detectMockedNames } from './mocked-names';
 
-/** A test file's text (its current version): where the tests' literal inputs and expected values come from. */
-export interface TestText {
-  path: string;
-  text: string;
-}
-
-/** Source code the product ships: a code file that is no test, test data or test/CI/lint configuration. */
-export const isProductCode = (p: string): boolean => isCodeFile(p) && !isTestFile(p) && conventionKind(p) === undefined;
-
-/** Lines added by a file's diff that were not just moved within it, with their index in `added`. */
-function newLines(f: FileDiff): { text: string; index: number; line?: number }[] {
-  const removed = new Map<string, number>();
-  for (const r of f.removed) removed.set(r.trim(), (removed.get(r.trim()) ?? 0) + 1);
-  const out: { text: string; index: number; line?: number }[] = [];
-  f.added.forEach((text, index) => {
-    const left = removed.get(text.trim()) ?? 0;
-    if (left > 0) removed.set(text.trim(), left - 1);
-    else out.push({ text, index, line: f.addedLineNumbers?.[index] });
-  });
-  return out;
-}
+export { isProductCode, newLines, type TestText } from './diff-lines';
+import { isProductCode, newLines, type TestText } from './diff-lines';
 
 const where = (p: string, line?: number): string => (line === undefined ? p : `${p}:${line}`);
 const isComment = (l: string): boolean => /^\s*(?:\/\/|#|\/?\*)/.test(l);
@@ -275,5 +257,16 @@ export function detectSubjectMocks(diff: readonly FileDiff[]): Detection[] {
 
 /** Runs the three detectors over the work's diff (against the verification baseline) and the tests' texts. */
 export function detectUncheckedCheating(diff: readonly FileDiff[], tests: readonly TestText[]): Detection[] {
-  return [...detectSpecialCasedTests(diff, tests), ...detectTestOnlySwitch(diff), ...detectSubjectMocks(diff)];
+  const special = detectSpecialCasedTests(diff, tests);
+  const specialFiles = new Set(special.flatMap((d) => d.evidence.map((e) => e.split(':')[0])));
+  const mocks = detectSubjectMocks(diff);
+  const mockFiles = new Set(mocks.filter((d) => d.severity === 'critical').map((d) => d.details.split(':')[0]));
+  return [
+    ...special,
+    // The same file found by both forms of a special case counts once.
+    ...detectKeyedLiterals(diff, tests).filter((d) => !d.evidence.some((e) => specialFiles.has(e.split(':')[0]))),
+    ...detectTestOnlySwitch(diff),
+    ...mocks,
+    ...detectMockedNames(diff).filter((d) => !mockFiles.has(d.details.split(':')[0])),
+  ];
 }
