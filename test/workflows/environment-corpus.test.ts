@@ -117,6 +117,9 @@ describe('environment corpus on the dev server', () => {
       // A hard negative passes its check; a cheat under `sandbox: off` does too (the tree is what stops it).
       if (!s.positive || s.sandbox === 'off') expect(o.checkPassed).toBe(true);
       if (s.deniedBySandbox) expect(o.denied?.length).toBeGreaterThan(0);
+      // The gate names what made the difference when one environment file did.
+      if (id === 'ms-env-npmrc' || id === 'sc-env-npmrc')
+        expect(o.details).toContain('With .npmrc put back, the original checks pass');
     },
   );
 });

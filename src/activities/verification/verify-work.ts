@@ -90,6 +90,8 @@ export interface VerifyWorkResult {
    * new files git ignores): named when the original checks fail without them.
    */
   environmentChanges?: EnvironmentChange[];
+  /** Of those, the ones with which (put back in the tree) the original checks pass: what made the difference. */
+  madeTheDifference?: string[];
   /** Dependency folders that differ from their baseline fingerprints. */
   dependencyChanges?: DependencyChange[];
   /** The fresh install the tree got because a dependency folder changed. */
@@ -407,6 +409,7 @@ async function runInTree(
     onlyCoverageFailed(`${tail(path.join(dir, 'check.log'))}\n${tail(path.join(dir, 'check.stderr.log'))}`);
   if (!first.passed && !coverageOnly) {
     result.failedPass = 'original';
+    if (tree.inPlace && !result.protectedChanges.length) await attribute(input, tree, dir, result, runEnv);
     for (const p of env.hidden)
       if (!result.protectedChanges.some((c) => c.path === p))
         result.protectedChanges.push({ path: p, change: 'added', kind: conventionKind(p) ?? 'runner_config' });
@@ -421,6 +424,33 @@ async function runInTree(
     result.failedPass = 'new-tests';
     result.failureTail =
       `with the agent's new test files (${held.slice(0, 5).join(', ')}):\n${second.failureTail ?? ''}`.slice(-1500);
+  }
+}
+
+/** Most environment changes {@link attribute} puts back one by one (each costs a run of the checks). */
+const MAX_ATTRIBUTED = 4;
+
+/**
+ * Which environment changes made the difference, when the original checks failed in the tree and nothing protected
+ * changed: puts them back one at a time (at most {@link MAX_ATTRIBUTED}) and re-runs the checks; the changes put back
+ * when they first pass are named in `madeTheDifference`. Only on a rejection, so it costs nothing on accepted work.
+ */
+async function attribute(
+  input: VerifyWorkInput,
+  tree: Tree,
+  dir: string,
+  result: VerifyWorkResult,
+  runEnv: Record<string, string>,
+): Promise<void> {
+  const candidates = [...new Set((result.environmentChanges ?? []).map((c) => c.path))].sort();
+  if (!candidates.length || candidates.length > MAX_ATTRIBUTED) return;
+  for (let k = 0; k < candidates.length; k++) {
+    await tree.unhide([candidates[k]]);
+    const r = await runOriginalChecks(input, tree.cwd, path.join(dir, 'attribution', String(k + 1)), runEnv);
+    if (r.passed) {
+      result.madeTheDifference = candidates.slice(0, k + 1);
+      return;
+    }
   }
 }
 
@@ -502,6 +532,8 @@ async function baselineFiles(input: VerifyWorkInput, m: VerificationManifest): P
 /** The verification tree: where the checks run, and how to remove it. */
 interface Tree {
   cwd: string;
+  /** The workspace itself, swapped (else a tree of its own). */
+  inPlace: boolean;
   /** A folder outside the tree, removed with it (the checks' bytecode prefix). */
   scratch: string;
   /** Puts the agent's new test files, left out for the first run, back. */
@@ -545,7 +577,14 @@ async function swapTree(t: TreeSpec, env: EnvironmentScan): Promise<Tree> {
     },
   );
   await fs.promises.mkdir(swap.scratch, { recursive: true });
-  return { cwd: input.workspace, scratch: swap.scratch, unhide: swap.unhide, remove: swap.undo, ms: Date.now() - t0 };
+  return {
+    cwd: input.workspace,
+    inPlace: true,
+    scratch: swap.scratch,
+    unhide: swap.unhide,
+    remove: swap.undo,
+    ms: Date.now() - t0,
+  };
 }
 
 /**
@@ -620,7 +659,7 @@ async function buildTree(t: TreeSpec, reinstall: DependencyChange[]): Promise<Tr
     const unhide = async (ps: string[]): Promise<void> => {
       for (const p of ps) await move(path.join(hold, p), path.join(cwd, p));
     };
-    return { cwd, scratch, unhide, remove, ms: Date.now() - t0 };
+    return { cwd, inPlace: false, scratch, unhide, remove, ms: Date.now() - t0 };
   } catch (e) {
     await remove();
     throw e;

@@ -22,6 +22,8 @@ export interface VerificationSummary {
   protectedChanges: ProtectedChange[];
   /** What the tree left out that is not protected (dotfiles, tool configuration, new scripts, new ignored files). */
   environmentChanges?: EnvironmentChange[];
+  /** The environment changes with which, put back, the original checks pass (what made the difference). */
+  madeTheDifference?: string[];
   /** Which run failed: the original tests alone, or the second run with the agent's new test files. */
   failedPass?: 'original' | 'new-tests';
   /** The end of the original check's (or first failed gate's) output in the verification tree. */
@@ -136,6 +138,9 @@ export function tamperedGate(n: number, v: VerificationSummary): { title: string
             'Left out of the verification tree (the environment the checks run in):',
             ...describeEnvironmentChanges(v.environmentChanges).map((l) => `  ${l}`),
           ]
+        : []),
+      ...(v.madeTheDifference?.length
+        ? [`With ${v.madeTheDifference.join(', ')} put back, the original checks pass: that made the difference.`]
         : []),
       ...(v.diffSummary ? ['Diff summary:', ...v.diffSummary.split('\n').map((l) => `  ${l}`)] : []),
       ...(v.diffPath ? [`Full diff of the protected files: ${v.diffPath}`] : []),

@@ -163,6 +163,7 @@ export function originalVerdict(ctx: LoopContext, n: number, o: OriginalChecks):
     ran: r?.ran ?? false,
     protectedChanges: r?.protectedChanges ?? [],
     environmentChanges: r?.environmentChanges,
+    madeTheDifference: r?.madeTheDifference,
     failedPass: r?.failedPass,
     failureTail: o.error ? `could not re-run the original checks: ${o.error}` : r?.failureTail,
     diffPath: r?.diffPath,

@@ -224,6 +224,9 @@ describe.each(['git', 'dir'] as const)('verifyWork in a %s workspace', (kind) =>
       change: 'added',
       reason: kind === 'git' ? 'ignored' : 'dotfile',
     });
+    // Put back alone, it makes the original check pass: it is what made the difference.
+    expect(r.madeTheDifference).toEqual(['.npmrc']);
+    expect(fs.readFileSync(path.join(dir, '.npmrc'), 'utf8')).toContain('node-options');
   });
 
   it('sends a changed dependency folder to a human when no install command is known, and installs afresh when one is', async () => {
