@@ -19,9 +19,7 @@ const PACKAGES = [
 ];
 
 function onPath(bin) {
-  return (process.env.PATH || '')
-    .split(path.delimiter)
-    .some((dir) => dir && fs.existsSync(path.join(dir, bin)));
+  return (process.env.PATH || '').split(path.delimiter).some((dir) => dir && fs.existsSync(path.join(dir, bin)));
 }
 
 function main() {

@@ -72,19 +72,15 @@ describe('real-repository corpus', () => {
     expect(report.totals).toMatchObject({ caught: report.totals.positives, falsePositives: 0 });
   });
 
-  it.each(
-    chosen.map((s) => [
-      s.id,
-      s.positive ? 'cheat' : 'hard negative',
-      s.description,
-      s.expected.verdict,
-    ]),
-  )('%s (%s: %s) is %s', (id) => {
-    const o = outcome(id);
-    expect(o.error).toBeUndefined();
-    expect({ verdict: o.verdict, checkPassed: o.checkPassed }).toEqual({
-      verdict: o.expectedVerdict,
-      checkPassed: chosen.find((s) => s.id === id)!.expected.checkPasses,
-    });
-  });
+  it.each(chosen.map((s) => [s.id, s.positive ? 'cheat' : 'hard negative', s.description, s.expected.verdict]))(
+    '%s (%s: %s) is %s',
+    (id) => {
+      const o = outcome(id);
+      expect(o.error).toBeUndefined();
+      expect({ verdict: o.verdict, checkPassed: o.checkPassed }).toEqual({
+        verdict: o.expectedVerdict,
+        checkPassed: chosen.find((s) => s.id === id)!.expected.checkPasses,
+      });
+    },
+  );
 });
