@@ -288,7 +288,7 @@ async function environmentOf(
   const dependencies = manifest.dependencies
     ? compareDependencies(manifest.dependencies, fingerprintDependencies(input.workspace))
     : [];
-  const install = dependencies.length ? installCommand(input) : undefined;
+  const install = dependencies.length ? installCommand(input, dependencies) : undefined;
   if (hidden.length) result.ignoredConfigs = hidden.slice(0, MAX_CHANGES);
   const environment: EnvironmentChange[] = [
     ...plan.environmentChanges,
@@ -308,11 +308,25 @@ async function environmentOf(
   return { newIgnored, hidden, dependencies, install };
 }
 
-/** The install command for the tree: `verification.install`, else `npm ci` where a package-lock.json is. */
-function installCommand(input: VerifyWorkInput): string | undefined {
+/**
+ * The install command for the tree: `verification.install`, else what the workspace's lockfiles say for the changed
+ * folders (`npm ci`, `pnpm install --frozen-lockfile`, `yarn install --frozen-lockfile` for node_modules; `uv sync
+ * --frozen`, or a fresh venv with `pip install -r requirements.txt`, for .venv/venv); undefined when none is known.
+ */
+export function installCommand(
+  input: Pick<VerifyWorkInput, 'install' | 'workspace'>,
+  changed: DependencyChange[],
+): string | undefined {
   if (input.install) return input.install;
-  if (fs.existsSync(path.join(input.workspace, 'package-lock.json')))
-    return 'npm ci --prefer-offline --no-audit --no-fund';
+  const has = (f: string): boolean => fs.existsSync(path.join(input.workspace, f));
+  const node = changed.every((d) => /(?:^|\/)node_modules$/.test(d.path));
+  const python = changed.every((d) => /^\.?venv$/.test(d.path));
+  if (node && has('package-lock.json')) return 'npm ci --prefer-offline --no-audit --no-fund';
+  if (node && has('pnpm-lock.yaml')) return 'pnpm install --frozen-lockfile --prefer-offline';
+  if (node && has('yarn.lock')) return 'yarn install --frozen-lockfile --prefer-offline';
+  if (python && has('uv.lock')) return 'uv sync --frozen';
+  if (python && changed.length === 1 && has('requirements.txt'))
+    return `python3 -m venv ${changed[0].path} && ${changed[0].path}/bin/pip install -q -r requirements.txt`;
   return undefined;
 }
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { recordVerificationBaseline } from '../../../../src/activities/verification/record-baseline';
 import { readManifest } from '../../../../src/state/manifest';
-import { verifyWork, type VerifyWorkInput } from '../../../../src/activities/verification/verify-work';
+import { installCommand, verifyWork, type VerifyWorkInput } from '../../../../src/activities/verification/verify-work';
 import { revertProtectedChanges } from '../../../../src/activities/verification/revert-protected';
 import { createCheckpoint } from '../../../../src/activities/workspace/checkpoint';
 import type { GateSpec } from '../../../../src/config/gates-config';
@@ -425,5 +425,29 @@ describe('verifyWork', () => {
     const r = await verifyWork({ ...base, iteration: 1, post: 'post', command, timeoutSeconds: 60, gates: [] });
     expect(r).toMatchObject({ passed: false, protectedChanges: [{ path: 'test/run.js' }] });
     expect(r.failureTail).toContain('hello.txt is missing');
+  });
+});
+
+describe('installCommand: the fresh install a changed dependency folder gets', () => {
+  const ws = (...files: string[]): string => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-install-'));
+    for (const f of files) fs.writeFileSync(path.join(dir, f), '');
+    return dir;
+  };
+  const nm = [{ path: 'node_modules', change: 'modified' as const }];
+  const venv = [{ path: '.venv', change: 'modified' as const }];
+  it.each([
+    [['package-lock.json'], nm, 'npm ci --prefer-offline --no-audit --no-fund'],
+    [['pnpm-lock.yaml'], nm, 'pnpm install --frozen-lockfile --prefer-offline'],
+    [['yarn.lock'], nm, 'yarn install --frozen-lockfile --prefer-offline'],
+    [['uv.lock'], venv, 'uv sync --frozen'],
+    [['requirements.txt'], venv, 'python3 -m venv .venv && .venv/bin/pip install -q -r requirements.txt'],
+    [['package-lock.json'], venv, undefined],
+    [[], nm, undefined],
+  ])('%j with %j changed: %s', (files, changed, want) => {
+    expect(installCommand({ workspace: ws(...files) }, changed)).toBe(want);
+  });
+  it('prefers verification.install', () => {
+    expect(installCommand({ workspace: ws('package-lock.json'), install: 'make deps' }, nm)).toBe('make deps');
   });
 });
