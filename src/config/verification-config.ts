@@ -39,8 +39,9 @@ export const VerificationConfig = z
     /**
      * The command that installs the dependencies afresh in the verification tree when a dependency folder changed
      * since the baseline (the agent installed a package with `sandbox.dependencies: writable`), e.g.
-     * `pip install -r requirements.txt`. Default: `npm ci --prefer-offline` where package-lock.json is; elsewhere a
-     * changed dependency folder goes to a human.
+     * `pip install -r requirements.txt`. Default: by the lockfiles the workspace has (npm ci, pnpm or yarn frozen
+     * installs, uv sync, a new venv with pip install -r requirements.txt); where none fits, a changed dependency
+     * folder goes to a human.
      */
     install: z
       .string({ error: 'must be a shell command, e.g. "npm ci --prefer-offline"' })
