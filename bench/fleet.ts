@@ -10,7 +10,9 @@
  * the worker process's peak RSS and its RSS trend over the run (the soak: MB per 100 iterations over the second half),
  * and CPU seconds per iteration by process: the worker, the spawn helpers with the git, agent and check processes they
  * ran, and the dev server (they share the machine's cores, so together they bound the rate).
- * Targets: >= 25 it/s with the layer on and >= 0.6x the rate with it off; RSS <= 500 MB at 100 loops and flat.
+ * Targets: >= 25 it/s with the layer on and >= 0.6x the rate with it off; RSS <= 500 MB at 100 loops and flat. Those
+ * runs have the agent sandbox off: the targets are the orchestrator's. A third run (`sandbox`) has the layer on and
+ * every agent run sandboxed, to report what the sandbox costs per run (no target: a real agent's run takes minutes).
  * Figures go to bench/results/fleet.json.
  */
 import fs from 'node:fs';
@@ -26,7 +28,12 @@ import { finishBench } from './verdict';
 
 const LOOPS = Number(process.env.BENCH_LOOPS ?? 100);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 10);
-const LAYERS = (process.env.BENCH_LAYERS ?? 'on,off').split(',').map((s) => s.trim());
+/**
+ * `on` and `off`: the anti-laziness layer on or off, the agent unsandboxed (the targets measure the orchestrator);
+ * `sandbox`: the layer on and every agent run under the agent sandbox (its own cost per run, reported, no target).
+ */
+type Layer = 'on' | 'off' | 'sandbox';
+const LAYERS = (process.env.BENCH_LAYERS ?? 'on,off,sandbox').split(',').map((s) => s.trim());
 const TARGETS = { itPerSecOn: 25, onVsOff: 0.6, rssMb: 500 };
 
 /** A git repository with one source file, for one loop. */
@@ -47,7 +54,7 @@ function gitWorkspace(root: string, i: number): string {
 }
 
 interface RunFigures {
-  layer: 'on' | 'off';
+  layer: Layer;
   loops: number;
   iterationsPerLoop: number;
   iterations: number;
@@ -66,16 +73,17 @@ interface RunFigures {
  */
 async function main(): Promise<void> {
   for (const layer of LAYERS)
-    if (layer !== 'on' && layer !== 'off') throw new Error(`BENCH_LAYERS: '${layer}' is not on or off`);
+    if (layer !== 'on' && layer !== 'off' && layer !== 'sandbox')
+      throw new Error(`BENCH_LAYERS: '${layer}' is not on, off or sandbox`);
   const childOut = process.env.BENCH_FLEET_CHILD_OUT;
   if (childOut) {
-    const r = await runLayers(LAYERS as ('on' | 'off')[]);
+    const r = await runLayers(LAYERS as Layer[]);
     fs.writeFileSync(childOut, JSON.stringify(r.runs));
     return;
   }
   let runs: RunFigures[];
   let temporalBin: string | undefined;
-  if (LAYERS.length === 1) ({ runs, temporalBin } = await runLayers(LAYERS as ('on' | 'off')[]));
+  if (LAYERS.length === 1) ({ runs, temporalBin } = await runLayers(LAYERS as Layer[]));
   else {
     runs = [];
     for (const layer of LAYERS) {
@@ -118,6 +126,9 @@ async function main(): Promise<void> {
       `${LOOPS} loops x ${ITERATIONS} iterations on one worker (shell agent, git workspaces), ${os.cpus().length} cores`,
       ...lines,
       ratio !== undefined ? `  on / off ${ratio}x (target >= ${TARGETS.onVsOff}x)` : '',
+      runs.some((r) => r.layer === 'sandbox')
+        ? '  sandbox: the layer on with every agent run under the sandbox (no target: its cost per agent run)'
+        : '',
       `  written to ${path.relative(process.cwd(), file)}`,
     ]
       .filter(Boolean)
@@ -127,7 +138,7 @@ async function main(): Promise<void> {
 }
 
 /** Runs the layers one after the other on one fresh dev server and worker of this process. */
-async function runLayers(layers: ('on' | 'off')[]): Promise<{ runs: RunFigures[]; temporalBin?: string }> {
+async function runLayers(layers: Layer[]): Promise<{ runs: RunFigures[]; temporalBin?: string }> {
   const bench = await startBenchEnv();
   const { env } = bench;
   const taskQueue = 'bench-fleet';
@@ -148,7 +159,7 @@ async function runLayers(layers: ('on' | 'off')[]): Promise<{ runs: RunFigures[]
   }
   return { runs, temporalBin: bench.temporalBin };
 
-  async function fleetRun(layer: 'on' | 'off', dir: string): Promise<RunFigures> {
+  async function fleetRun(layer: Layer, dir: string): Promise<RunFigures> {
     fs.mkdirSync(dir, { recursive: true });
     const workspaces = Array.from({ length: LOOPS }, (_, i) => gitWorkspace(dir, i));
     const prefix = `bench-fleet-${layer}-${Date.now()}-`;
@@ -187,7 +198,8 @@ async function runLayers(layers: ('on' | 'off')[]): Promise<{ runs: RunFigures[]
                     },
                     completion: { command: 'test -f done' },
                     maxIterations: ITERATIONS + 1,
-                    ...(layer === 'on' ? {} : { persistence: { enabled: false } }),
+                    ...(layer === 'off' ? { persistence: { enabled: false } } : {}),
+                    sandbox: { mode: layer === 'sandbox' ? 'enforce' : 'off' },
                   },
                 ],
               }),
