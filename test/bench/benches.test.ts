@@ -67,12 +67,13 @@ describe('every bench completes at tiny sizes and writes its results', () => {
   );
 
   it(
-    'bench:fleet, layer on and off',
+    'bench:fleet, layer on and off, and every agent run sandboxed',
     async () => {
       const r = await bench('fleet', 'fleet', { BENCH_LOOPS: '3', BENCH_ITERATIONS: '4' });
       expect(r.runs).toEqual([
         expect.objectContaining({ layer: 'on', loops: 3, iterations: 12 }),
         expect.objectContaining({ layer: 'off', loops: 3, iterations: 12 }),
+        expect.objectContaining({ layer: 'sandbox', loops: 3, iterations: 12 }),
       ]);
     },
     SLOW,

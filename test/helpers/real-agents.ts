@@ -96,12 +96,17 @@ export function realAgents(): Record<RealAdapter, RealAgent> {
       version: cli.codex.version,
       keyVar: 'RALPH_STUB_OPENAI_KEY',
       startStub: startOpenAIStub,
-      spec: (stub, home, env = {}) => ({
-        adapter: 'codex',
-        binary: cli.codex.path,
-        args: codexProviderArgs(stub.url, 'RALPH_STUB_OPENAI_KEY'),
-        env: { HOME: home, CODEX_HOME: path.join(home, '.codex'), ...env },
-      }),
+      spec: (stub, home, env = {}) => {
+        // codex refuses to start when CODEX_HOME does not exist (a sandboxed run creates it; a bare one, as a user's
+        // first `codex login` would).
+        fs.mkdirSync(path.join(home, '.codex'), { recursive: true });
+        return {
+          adapter: 'codex',
+          binary: cli.codex.path,
+          args: codexProviderArgs(stub.url, 'RALPH_STUB_OPENAI_KEY'),
+          env: { HOME: home, CODEX_HOME: path.join(home, '.codex'), ...env },
+        };
+      },
     },
     gemini: {
       adapter: 'gemini',

@@ -45,6 +45,12 @@ const failureOf = (p: Promise<unknown>) =>
     (e: { type?: string; message: string; details?: unknown[] }) => e,
   );
 
+/**
+ * An activity environment whose attempt has room for a sandboxed agent's start on a busy machine (the SDK's mock
+ * default is 1 s, and the agent is stopped 500 ms before its attempt's timeout).
+ */
+const roomy = () => new MockActivityEnvironment({ startToCloseTimeoutMs: 30_000 });
+
 /** True while a process exists. */
 function alive(pid: number): boolean {
   try {
@@ -61,7 +67,7 @@ describe('runAgent', () => {
       { default: [{ write: 'hello.txt', content: 'hi\n' }, { print: 'wrote hello.txt' }, { promise: 'DONE' }] },
       { promise: 'DONE' },
     );
-    const r: RunAgentResult = await new MockActivityEnvironment().run(runAgent, input);
+    const r: RunAgentResult = await roomy().run(runAgent, input);
     expect(fs.readFileSync(path.join(input.workspace, 'hello.txt'), 'utf8')).toBe('hi\n');
     expect(r).toMatchObject({ exitCode: 0, timedOut: false, attempt: 1, claim: { claimed: true, via: 'promise' } });
     const prompt = fs.readFileSync(r.promptPath, 'utf8');
@@ -74,7 +80,7 @@ describe('runAgent', () => {
 
   it('reports no claim and the exit code of an agent that fails', async () => {
     const input = setup({ default: [{ print: 'giving up' }, { exit: 3 }] });
-    const r: RunAgentResult = await new MockActivityEnvironment().run(runAgent, input);
+    const r: RunAgentResult = await roomy().run(runAgent, input);
     expect(r).toMatchObject({ exitCode: 3, timedOut: false, claim: { claimed: false } });
     expect(r.finalTextTail).toContain('giving up');
   });
@@ -90,7 +96,7 @@ describe('runAgent', () => {
 
   it('fails with AgentNotFound, naming the binary and the fix, when the agent cannot be found', async () => {
     const input = setup({}, { agent: AgentSpec.parse({ adapter: 'command', command: ['no-such-agent-binary-xyz'] }) });
-    const e = await failureOf(new MockActivityEnvironment().run(runAgent, input));
+    const e = await failureOf(roomy().run(runAgent, input));
     expect(e.type).toBe(ErrorTypes.AgentNotFound);
     expect(e.message).toContain('no-such-agent-binary-xyz');
     expect(e.message).toContain('--agent-binary');
@@ -99,14 +105,14 @@ describe('runAgent', () => {
   it('fails with WorkspaceNotFound when the workspace is gone', async () => {
     const input = setup({}, {});
     fs.rmSync(input.workspace, { recursive: true, force: true });
-    const e = await failureOf(new MockActivityEnvironment().run(runAgent, input));
+    const e = await failureOf(roomy().run(runAgent, input));
     expect(e.type).toBe(ErrorTypes.WorkspaceNotFound);
   });
 
   it('kills the agent when the activity is cancelled', async () => {
     // A child in the agent's process group: cancellation kills the whole group, not only the agent.
     const input = setup({ default: [{ run: 'sleep 600 & echo $! > child.pid' }, { hang: true }] });
-    const env = new MockActivityEnvironment();
+    const env = roomy();
     const running = env.run(runAgent, input);
     const childPid = path.join(input.workspace, 'child.pid');
     for (let i = 0; i < 100 && !fs.readFileSync(childPid, { flag: 'a+', encoding: 'utf8' }).trim(); i++)
