@@ -173,7 +173,10 @@ function defaultCell(f: ReturnType<typeof unwrap>): string {
     if (v !== null && typeof v === 'object' && !Array.isArray(v))
       return Object.keys(v).length ? 'see its fields' : '`{}`';
     const text = code(v);
-    return text.length <= 60 ? text : 'see description';
+    if (text.length <= 60) return text;
+    return Array.isArray(v) && v.every((x) => typeof x === 'string')
+      ? v.map((x) => code(x)).join(', ')
+      : 'see the schema';
   }
   return f.optional ? '' : 'required';
 }

@@ -27,7 +27,7 @@ export const RoutingConfig = z
     profilesDir: z.string().min(1).default(DEFAULT_PROFILES_DIR),
     /** A specialist runs only above this classifier confidence (0-1). */
     minConfidence: share.default(ROUTING_DEFAULTS.minConfidence),
-    /** ...and above this task complexity (1-10). */
+    /** A specialist runs only above this task complexity (1-10) too. */
     minComplexity: z.number().int().min(0).max(10).default(ROUTING_DEFAULTS.minComplexity),
     /** A running loop switches domain only when the new domain's confidence is this much above the current one's. */
     switchMargin: share.default(ROUTING_DEFAULTS.switchMargin),

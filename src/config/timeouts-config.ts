@@ -43,9 +43,13 @@ const TimingTable = z
 
 const KeywordLists = z
   .object({
+    /** Words and phrases that make a task `simple`. */
     simple: keywords('simple'),
+    /** Words and phrases that make a task `medium`. */
     medium: keywords('medium'),
+    /** Words and phrases that make a task `complex`. */
     complex: keywords('complex'),
+    /** Words and phrases that make a task `ui_heavy`. */
     ui_heavy: keywords('ui_heavy'),
   })
   .strict();
