@@ -366,7 +366,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 async function main(): Promise<void> {
   const maxAttempts = TIMEOUT_DEFAULTS.maxAttemptsPerTask;
-  // BENCH_TASKS: only the first n tasks (the CI smoke test runs one); the README's figures are of all 43.
+  // BENCH_TASKS: only the first n tasks (the CI smoke test runs one); the figures in docs/benchmarks.md are of all 43.
   const tasks = simTasks(SEED, maxAttempts).slice(0, Number(process.env.BENCH_TASKS ?? 43));
   const configs = { fixed: fixedTimeouts(), adaptive: adaptiveTimeouts() };
   const startMs = agentStartMs();

@@ -13,28 +13,38 @@ export const ProfileFrontMatter = z
       .string()
       .regex(/^[a-z_]+$/, 'must be lower-case letters and underscores, e.g. security or dns')
       .max(64),
+    /** What the specialist does, for people reading the profile. */
     description: z.string().max(500).optional(),
     /** Words and phrases that point to this profile (weight 2 unless `weights` says otherwise). */
     keywords: z.array(z.string().trim().min(1).max(100)).max(500).default([]),
+    /** Weight per keyword (default 2); a profile's keywords win over the built-in vocabulary. */
     weights: z.record(z.string().trim().min(1).max(100), z.number().min(0).max(10)).default({}),
     /** The agent adapter to run (default: the loop's). */
     adapter: z.enum(AgentAdapters, { error: `must be one of ${AgentAdapters.join(', ')}` }).optional(),
     /** Adapter options, as in the loop's `agent` (binary, args, env, command, script). */
     options: z
       .object({
+        /** Executable to run instead of the adapter's default. */
         binary: z.string().min(1).optional(),
+        /** Extra arguments appended to the adapter's argv. */
         args: z.array(z.string()).optional(),
+        /** Extra environment variables for the agent process. */
         env: z.record(z.string(), z.string()).optional(),
+        /** `command` adapter: argv template. */
         command: z.array(z.string()).min(1).optional(),
+        /** `scripted` adapter: path of the JSON script. */
         script: z.string().min(1).optional(),
       })
       .strict()
       .default({}),
+    /** Model name passed to the agent CLI (default: the loop's). */
     model: z.string().min(1).optional(),
     /** Budget of the specialist: iterations it may run in a row, and spend. */
     budget: z
       .object({
+        /** Iterations in a row (parsed and loaded; not enforced yet). */
         iterations: z.number().int().positive().optional(),
+        /** Spend in US dollars (parsed and loaded; not enforced yet). */
         costUsd: z.number().positive().optional(),
       })
       .strict()

@@ -10,14 +10,23 @@ const count = (d: number) => z.number().int().positive().default(d);
 
 export const DetectorToggles = z
   .object({
+    /** `no_files_written`: the agent exited 0 or claimed done and changed no file. */
     noFiles: z.boolean().default(true),
+    /** `hallucinated_files`: files the agent claims don't exist or aren't in the diff. */
     evidence: z.boolean().default(true),
+    /** `false_completion`: done claimed, nothing verified it, no file changed. */
     falseCompletion: z.boolean().default(true),
+    /** `test_deletion` / `test_replaced`: tests that vanished or were swapped. */
     testInventory: z.boolean().default(true),
+    /** `coverage_regression`: coverage below the loop's baseline. */
     coverage: z.boolean().default(true),
+    /** `feature_removal`: exported symbols removed from files the task doesn't name. */
     featureRemoval: z.boolean().default(true),
+    /** Validation bypass: `.skip`, `|| true`, `@ts-ignore`, lowered thresholds, weakened assertions... */
     validationBypass: z.boolean().default(true),
+    /** `stuck_loop`: the same error, output or no progress again and again, or oscillation. */
     stuck: z.boolean().default(true),
+    /** `quality_plateau`: quality deltas too small over a window. */
     plateau: z.boolean().default(true),
   })
   .strict();
@@ -26,6 +35,7 @@ export const AntiLazinessConfig = z
   .object({
     /** Off: no snapshots, checkpoints or detectors (the loop of issue 2/3 only). */
     enabled: z.boolean().default(true),
+    /** Which detectors run (each on by default). */
     detectors: DetectorToggles.default(DetectorToggles.parse({})),
     stuck: z
       .object({
@@ -60,7 +70,9 @@ export const AntiLazinessConfig = z
       .default({ noFiles: 3, window: 5 }),
     reinforcement: z
       .object({
+        /** Iteration from which prompts get STANDARD reinforcement. */
         standardFrom: count(3),
+        /** Iteration from which prompts get AGGRESSIVE reinforcement. */
         aggressiveFrom: count(5),
       })
       .strict()
@@ -83,6 +95,7 @@ export const AntiLazinessConfig = z
       .default({ tolerance: 0.5 }),
     bestOutput: z
       .object({
+        /** Off: the final state is kept as it is. */
         enabled: z.boolean().default(true),
         /** Only iterations at or above this quality (0-100) are candidates. */
         threshold: z.number().min(0).max(100).default(70),

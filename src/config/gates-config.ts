@@ -7,9 +7,13 @@ import { Profiles, type GateThresholds, type ProfileName } from '../core/gate-ru
 
 const Coverage = z
   .object({
+    /** Minimum line coverage, percent. */
     lines: z.number().min(0).max(100),
+    /** Minimum branch coverage, percent. */
     branches: z.number().min(0).max(100),
+    /** Minimum function coverage, percent. */
     functions: z.number().min(0).max(100),
+    /** Minimum statement coverage, percent. */
     statements: z.number().min(0).max(100),
   })
   .partial()
@@ -18,10 +22,15 @@ const Coverage = z
 /** Threshold overrides of one gate (the profile gives the rest). */
 export const GateThresholdsSchema = z
   .object({
+    /** Most errors the gate may report and still pass. */
     maxErrors: z.number().int().nonnegative(),
+    /** Most warnings the gate may report and still pass. */
     maxWarnings: z.number().int().nonnegative(),
+    /** Least share of passing tests, percent. */
     minPassRate: z.number().min(0).max(100),
+    /** Minimum coverage per metric (coverage gates). */
     coverage: Coverage,
+    /** Highest vulnerability severity allowed (audit gates). */
     maxSeverity: z.enum(Severities),
   })
   .partial()
@@ -35,6 +44,7 @@ export const GateSpec = z
       .string()
       .min(1)
       .regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore'),
+    /** What the gate checks: it chooses the default output format and the profile's thresholds. */
     kind: z.enum(GateKinds, { error: `must be one of ${GateKinds.join(', ')}` }),
     /** Shell command, run in `cwd` (relative to the workspace). */
     command: z.string().min(1),
@@ -42,10 +52,13 @@ export const GateSpec = z
     format: z.enum(OutputFormats, { error: `must be one of ${OutputFormats.join(', ')}` }).optional(),
     /** Read this file (relative to cwd) after the command instead of its stdout, e.g. coverage/coverage-summary.json. */
     report: z.string().min(1).optional(),
+    /** Folder the command runs in, relative to the workspace. */
     cwd: z.string().default('.'),
+    /** Time limit of one run of the command; a gate that times out fails. */
     timeoutSeconds: z.number().int().positive().default(600),
     /** Temporal attempts for the gate's activity (infrastructure failures; a failing gate is a verdict, not retried). */
     maxAttempts: z.number().int().positive().max(10).default(2),
+    /** Off: the gate is not run. */
     enabled: z.boolean().default(true),
     /** Overrides of the profile's thresholds; after validation, the full resolved thresholds. */
     thresholds: GateThresholdsSchema.default({}),
@@ -57,7 +70,9 @@ export type GateSpec = z.infer<typeof GateSpec>;
 /** Rejection policy: how many rejected completion claims before a human decides. */
 export const RejectionPolicy = z
   .object({
+    /** Rejected completion claims before the `rejections` human gate opens. */
     maxRetries: z.number().int().positive().default(3),
+    /** Open the `rejections` human gate after `maxRetries` rejections (else keep iterating). */
     escalateToHuman: z.boolean().default(true),
   })
   .strict();
@@ -65,7 +80,9 @@ export const RejectionPolicy = z
 /** Token budget of a loop. */
 export const TokenBudget = z
   .object({
+    /** Tokens (in and out) the loop may spend before the `budget` human gate opens. */
     maxTokens: z.number().int().positive().optional(),
+    /** Cost in US dollars the loop may spend before the `budget` human gate opens. */
     maxCostUsd: z.number().positive().optional(),
     /** Warn when this share of the budget is left. */
     warnThreshold: z.number().min(0).max(1).default(0.2),
@@ -78,7 +95,9 @@ export const TokenBudget = z
  */
 export const GatesConfig = z
   .object({
+    /** The threshold profile every gate starts from; a gate's own `thresholds` override it. */
     profile: z.enum(Object.keys(Profiles) as [ProfileName, ...ProfileName[]]).default('standard'),
+    /** The gates, run in parallel when the agent claims done (or every iteration); names must be unique. */
     gates: z
       .array(GateSpec)
       .default([])

@@ -20,7 +20,9 @@ export const ProjectInput = z
     agent: AgentSpec,
     /** How a task's work is verified: a command that must exit 0, and/or a promise. */
     completion: CompletionCriteria,
+    /** Quality gates of every task's loops (as in ralph.config.yaml). */
     gates: GatesConfig.optional(),
+    /** The anti-laziness layer of every task's loops (deprecated name of `antiLaziness`). */
     persistence: AntiLazinessConfig.optional(),
     /** The anti-laziness layer under its current name (read as `persistence`, its deprecated old name). */
     antiLaziness: AntiLazinessConfig.optional(),
@@ -32,10 +34,13 @@ export const ProjectInput = z
     preamble: z.string().optional(),
     /** Iterations of one attempt (one child loop) at a task. */
     iterationsPerAttempt: z.number().int().positive().default(1),
+    /** Heartbeat timeout of the project's and its loops' activities: how soon a dead worker is noticed. */
     heartbeatTimeoutSeconds: z.number().int().positive().default(60),
     /** Continue-as-new after this many attempts in one run. */
     continueAsNewEvery: z.number().int().positive().default(100),
+    /** Where project and loop state live; default `<workspace>/.ralph`. */
     stateDir: z.string().min(1).optional(),
+    /** Free-form labels, shown by `ralph status`. */
     labels: z.record(z.string(), z.string()).default({}),
     /** Automatic agent routing (see the loop's `routing`): every task's loop routes, starting from the last agent. */
     routing: RoutingConfig.optional(),

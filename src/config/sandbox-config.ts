@@ -18,6 +18,7 @@ const SandboxPath = z
 /** `sandbox` in the loop input or ralph.config.yaml. */
 export const SandboxConfig = z
   .object({
+    /** `auto` sandboxes wherever the sandbox can start and says so where it can't; `enforce` fails the loop there; `off` never sandboxes. */
     mode: z.enum(SandboxModes, { error: `must be one of ${SandboxModes.join(', ')}` }).default('auto'),
     /** Extra folders or files the agent may write (absolute, `~/...`, or relative to the workspace). */
     allowWrite: z.array(SandboxPath, { error: 'must be a list of paths, e.g. ["~/.cache/pip"]' }).default([]),

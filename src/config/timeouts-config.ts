@@ -19,7 +19,9 @@ const timing = (c: Complexity) => {
   const d = COMPLEXITY_TIMING[c];
   return z
     .object({
+      /** The class's base timeout. */
       baseSeconds: z.number().int().positive().default(d.baseSeconds),
+      /** The class's multiplier. */
       multiplier: z.number().positive().default(d.multiplier),
     })
     .strict()
@@ -41,9 +43,13 @@ const TimingTable = z
 
 const KeywordLists = z
   .object({
+    /** Words and phrases that make a task `simple`. */
     simple: keywords('simple'),
+    /** Words and phrases that make a task `medium`. */
     medium: keywords('medium'),
+    /** Words and phrases that make a task `complex`. */
     complex: keywords('complex'),
+    /** Words and phrases that make a task `ui_heavy`. */
     ui_heavy: keywords('ui_heavy'),
   })
   .strict();
@@ -55,7 +61,9 @@ export const TimeoutsConfig = z
     table: TimingTable.default(() => TimingTable.parse({})),
     /** Factor per previous timed-out attempt (1 turns backoff off). */
     backoff: z.number().min(1).default(TIMEOUT_DEFAULTS.backoff),
+    /** No attempt gets less than this. */
     minSeconds: z.number().int().positive().default(TIMEOUT_DEFAULTS.minSeconds),
+    /** No attempt gets more than this. */
     maxSeconds: z.number().int().positive().default(TIMEOUT_DEFAULTS.maxSeconds),
     /** Keywords per complexity class; a list given here replaces the class's defaults. */
     keywords: KeywordLists.default(() => KeywordLists.parse({})),

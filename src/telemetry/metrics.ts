@@ -14,7 +14,7 @@ export const registry = new Registry();
 
 const durations = [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600];
 
-/** Every metric we define, by name (the README lists them with example PromQL). */
+/** Every metric we define, by name (docs/operations-and-console.md lists them with example PromQL). */
 export const metrics = {
   iterations: new Counter({
     name: 'ralph_iterations_total',

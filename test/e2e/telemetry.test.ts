@@ -129,7 +129,7 @@ describe('worker telemetry', () => {
     await h.signal(id2, 'approve', { by: 'ops' });
     await h.result(id2);
     text = await scrape();
-    // Kept as a test artifact: the README's example values come from it.
+    // Kept as a test artifact: the example values in docs/operations-and-console.md come from it.
     fs.writeFileSync(path.join(artifactDir('metrics'), 'scrape.txt'), text);
     expect(sample(text, 'ralph_human_gates_pending')).toBe(0);
     expect(sample(text, 'ralph_human_decisions_total{decision="approve"}')).toBe(1);

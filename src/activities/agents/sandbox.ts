@@ -1,7 +1,7 @@
 /**
  * Running an agent inside @anthropic-ai/sandbox-runtime (srt): whether the sandbox can start on this worker (probed
  * once per process), and the wrapped command of one run (srt's CLI with a settings file written for the run). See
- * core/sandbox.ts for the rules and the README's "Trust model".
+ * core/sandbox.ts for the rules and the trust model in docs/verification-and-trust.md.
  */
 import fs from 'node:fs';
 import os from 'node:os';
