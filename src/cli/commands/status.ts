@@ -12,7 +12,15 @@ export const StatusOptions = z.object({
   antiLaziness: z.boolean().default(false),
   regressions: z.boolean().default(false),
   quality: z.boolean().default(false),
+  /** Colours (ANSI) in the gate's diff and failure: on for a terminal unless NO_COLOR is set; --color/--no-color force. */
+  color: z.boolean().optional(),
 });
+
+/** Whether to colour the output: the flag when given, else a terminal without NO_COLOR (https://no-color.org). */
+export function useColor(flag: boolean | undefined, stream: { isTTY?: boolean }, env = process.env): boolean {
+  if (flag !== undefined) return flag;
+  return stream.isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
+}
 /** Options of `ralph status`. */
 export type StatusOptions = z.infer<typeof StatusOptions>;
 
@@ -26,6 +34,11 @@ export function statusCommand(program: Command): Command {
     .option('--persistence', 'the same as --anti-laziness (its old name)')
     .option('--regressions', 'show the regression events with their recovery and rollback')
     .option('--quality', 'show the quality trajectory as bars, with the best iteration')
+    .option(
+      '--color',
+      "colour a gate's diff and failure excerpt (default: when stdout is a terminal and NO_COLOR is unset)",
+    )
+    .option('--no-color', 'never colour the output')
     .action(
       runCommand(StatusOptions, async (flags, [loopId], ctx) => {
         const o = { ...flags, persistence: flags.persistence || flags.antiLaziness };
@@ -55,7 +68,8 @@ export function statusCommand(program: Command): Command {
           return;
         }
         const failure = d.status !== 'RUNNING' && !state.result ? await workflowFailure(client, loopId) : undefined;
-        for (const l of statusLines(state, ctx.connectionFlags, d.status, failure)) ctx.out.line(l);
+        const color = useColor(o.color, process.stdout);
+        for (const l of statusLines(state, ctx.connectionFlags, d.status, failure, color)) ctx.out.line(l);
       }),
     );
 }
