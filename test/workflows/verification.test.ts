@@ -286,7 +286,9 @@ describe('ralphLoop verification: cheats that pass the workspace check are refus
     const s = await gateOf(id);
     expect(s.pendingGate).toMatchObject({ reason: 'tampered_verification' });
     expect(s.pendingGate!.details).toContain(change);
-    expect(s.pendingGate!.details).toMatch(/1 failed/);
+    // The gate's text names the failure; its evidence holds the excerpt with pytest's counts.
+    expect(s.pendingGate!.details).toContain('Original check failure (pytest): E       AssertionError');
+    expect(s.pendingGate!.evidence?.failure?.excerpt).toMatch(/1 failed/);
     await h.signal(id, 'abort', { by: 'reviewer' });
     await h.result(id);
   });

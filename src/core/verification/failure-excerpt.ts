@@ -46,7 +46,7 @@ interface Reading {
   /** The lines that make the headline, joined with ` / ` (the failure's name and its message). */
   headline: number[];
   /** The run's summary line(s), kept at the end even when the blocks are cut. */
-  summary?: [number, number];
+  summary?: [number, number][];
 }
 
 // eslint-disable-next-line no-control-regex
@@ -90,9 +90,9 @@ function firstText(lines: string[], i: number, max = 6): number {
 }
 
 /** The summary line of a run, when there is one (`Tests: 2 failed, 1 passed, 3 total`). */
-function summaryRange(lines: string[], re: RegExp): [number, number] | undefined {
+function summaryRange(lines: string[], re: RegExp): [number, number][] {
   const i = find(lines, re);
-  return i < 0 ? undefined : [i, i + 1];
+  return i < 0 ? [] : [[i, i + 1]];
 }
 
 /** jest: each `● suite › test` block (message, diff, code frame, first stack line), then the `Tests:` line. */
@@ -135,8 +135,10 @@ function readPytest(lines: string[]): Reading | undefined {
     return [s, blockEnd(lines, s, /^_{3,} .+ _{3,}$|^=+ .* =+$/, 30)];
   });
   const summary = find(lines, /^=+ short test summary info =+$/);
-  const short: [number, number] | undefined =
-    summary >= 0 ? [summary + 1, blockEnd(lines, summary, /^(=|!)+ /, 5)] : undefined;
+  const short: [number, number][] = summary >= 0 ? [[summary + 1, blockEnd(lines, summary, /^(=|!)+ /, 5)]] : [];
+  // The counts: `=== 1 failed, 2 passed in 0.02s ===`, or `1 failed in 0.02s` under -q.
+  const counts = findAll(lines, /\b\d+ (failed|errors?)\b.* in [\d.]+s\b/).pop() ?? -1;
+  if (counts > section) short.push([counts, counts + 1]);
   const e = find(lines, /^E\s+\S/, section);
   const next = e >= 0 && /^E\s+\S/.test(lines[e + 1] ?? '') ? [e + 1] : [];
   return { ranges, summary: short, headline: e >= 0 ? [e, ...next] : [firstText(lines, section + 1)] };
@@ -207,12 +209,18 @@ function readTsc(lines: string[]): Reading | undefined {
   return { ranges, summary: summaryRange(lines, /^Found \d+ errors?/), headline: [errors[0]] };
 }
 
-/** Any other output: the first line that reads as an error or a failure, with a few lines before and after. */
+/**
+ * Any other output: the first line that reads as an error message (`FAIL ...`, `SomeError: ...`, a traceback, a
+ * cross mark, "expected"), else the first that mentions a failure (a count like `2 tests, 1 failed`), with a few
+ * lines before and after.
+ */
 function readUnknown(lines: string[]): Reading {
-  const noise = /^npm (ERR!|error)|^\s*(\d+ (passed|failed|errors?)[,.]?\s*)+$|\b0 (failed|errors?)\b/i;
-  const re =
-    /\b(error|errors|fail|failed|failure|failures|assert(ion)?(Error)?|exception|panic|traceback|expected|FAILED)\b|✗|✕|×/i;
-  const at = lines.findIndex((l) => re.test(l) && !noise.test(l));
+  const noise = /^npm (ERR!|error)|\b0 (failed|errors?)\b/i;
+  const strong =
+    /^\s*(FAIL|FAILED|ERROR)\b|\b\w*(Error|Exception)\b:|\bassert(ion)?\b|^Traceback|^panic:|✗|✕|×|\bexpected\b/i;
+  const weak = /\b(error|errors|fail|failed|failure|failures|exception|panic)\b/i;
+  const first = (re: RegExp): number => lines.findIndex((l) => re.test(l) && !noise.test(l));
+  const at = first(strong) >= 0 ? first(strong) : first(weak);
   if (at < 0) {
     const text = lines.map((l, i) => (l.trim() ? i : -1)).filter((i) => i >= 0);
     const last = text.length ? text[text.length - 1] : 0;
@@ -262,9 +270,10 @@ function linesOf(lines: string[], ranges: [number, number][], maxLineChars: numb
 
 /** The excerpt within the limits: the blocks cut first, the summary kept at the end. */
 function render(lines: string[], r: Reading, limits: ExcerptLimits): Pick<FailureExcerpt, 'excerpt' | 'truncated'> {
-  const summary = r.summary ? linesOf(lines, [r.summary], limits.maxLineChars) : [];
+  const sums = r.summary ?? [];
+  const summary = sums.length ? linesOf(lines, sums, limits.maxLineChars) : [];
   const tail = summary.length ? (summary[0] === GAP ? summary : [GAP, ...summary]) : [];
-  const inBlocks = r.summary ? r.ranges.filter(([a]) => a < r.summary![0] || a >= r.summary![1]) : r.ranges;
+  const inBlocks = r.ranges.filter(([a]) => !sums.some(([x, y]) => a >= x && a < y));
   let body = linesOf(lines, inBlocks, limits.maxLineChars);
   let truncated = false;
   const room = Math.max(1, limits.maxLines - tail.length);

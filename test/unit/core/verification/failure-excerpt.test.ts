@@ -80,8 +80,13 @@ const CASES: Case[] = [
     fixture: 'pytest-two-failures.txt',
     runner: 'pytest',
     headline: ['E       AssertionError: add(1,5) should be 6', 'assert 5 == 6'],
-    has: ['>       assert add(1, 5) == 6', 'test_calc.py:5: AssertionError', 'FAILED test_calc.py::test_mul'],
-    hasNot: ['test session starts', 'platform linux', '2 failed, 1 passed in'],
+    has: [
+      '>       assert add(1, 5) == 6',
+      'test_calc.py:5: AssertionError',
+      'FAILED test_calc.py::test_mul',
+      '2 failed, 1 passed in',
+    ],
+    hasNot: ['test session starts', 'platform linux'],
   },
   {
     fixture: 'pytest-collection-error.txt',
@@ -169,6 +174,15 @@ describe('excerptFailure on output of no known runner', () => {
     expect(e).toMatchObject({ runner: 'unknown', headline: 'FAIL: hello.txt must exist and say hello' });
     expect(e.excerpt.split('\n')[0]).toBe('building...');
     expect(e.excerpt).not.toContain('cleanup 39');
+  });
+
+  it('prefers an error message to a count that mentions failures (a runner of its own: stdout, then stderr)', () => {
+    const e = excerptFailure(
+      "2 tests, 1 failed\nFAIL greets Bob: Expected values to be strictly equal:\n\n'Hello Bob' !== 'Hello, Bob!'\n",
+    );
+    expect(e.headline).toBe('FAIL greets Bob: Expected values to be strictly equal:');
+    expect(e.excerpt).toContain("'Hello Bob' !== 'Hello, Bob!'");
+    expect(excerptFailure('build ok\n2 tests, 1 failed\n').headline).toBe('2 tests, 1 failed');
   });
 
   it('skips npm error lines and "0 failed" counts; gives the last lines when nothing reads as an error', () => {
