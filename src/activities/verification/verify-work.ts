@@ -547,9 +547,9 @@ async function runOriginalChecks(
     out.failureTail = `${firstFailed.name}: ${firstFailed.message}\n${tail(firstFailed.outputPath)}`
       .trim()
       .slice(-1500);
-    const text = head(firstFailed.outputPath);
+    // The gate's verdict first: it is the headline when its log says nothing a runner would (a threshold failed).
     out.failure = {
-      ...excerptFailure(text.trim() ? text : `${firstFailed.name}: ${firstFailed.message}`),
+      ...excerptFailure(`${firstFailed.name}: ${firstFailed.message}\n${head(firstFailed.outputPath)}`),
       ...(firstFailed.outputPath ? { path: firstFailed.outputPath } : {}),
     };
   }

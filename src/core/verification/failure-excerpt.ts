@@ -4,6 +4,7 @@
  * which for node's assert is a property dump and the `Node.js v20` footer. Pure: the activity reads the logs and
  * gives their text here.
  */
+import { reportText } from './report-text';
 
 /** The runners whose output {@link excerptFailure} recognises; `unknown` falls back to the first error-like line. */
 export const FailureRunners = [
@@ -194,7 +195,9 @@ function readGoTest(lines: string[]): Reading | undefined {
     ranges.push([from, blockEnd(lines, f, /^\s*(---|===) |^(FAIL|ok|PASS)\b/, 15)]);
   }
   ranges.sort((a, b) => a[0] - b[0]);
-  const log = find(lines, /^\s+\S+\.go:\d+: |^panic: /);
+  // The first log line of a failing test (skipped tests log too), else a panic.
+  const logs = ranges.map(([a, z]) => find(lines, /^\s+\S+\.go:\d+: |^panic: /, a, z)).filter((i) => i >= 0);
+  const log = logs.length ? Math.min(...logs) : -1;
   return { ranges, summary: summaryRange(lines, /^FAIL\t/), headline: [log >= 0 ? log : fails[0]] };
 }
 
@@ -298,12 +301,24 @@ const clipLine = (s: string, n: number): string => (s.length > n ? `${s.slice(0,
  * of a runner it does not know gets the first error-like line with its neighbours, or the last lines.
  */
 export function excerptFailure(output: string, limits: ExcerptLimits = EXCERPT_LIMITS): FailureExcerpt {
-  const lines = plainOutput(output).replace(/\s+$/, '').split('\n');
-  const detected = detectRunner(lines.join('\n'));
-  const reader = detected === 'unknown' ? undefined : READERS[detected];
+  const all = plainOutput(output).replace(/\s+$/, '').split('\n');
+  // A gate's log is often a report (jest --json, go test -json, JUnit XML): its failures read like the console's.
+  const report = reportText(all);
+  const lines = report ? plainOutput(report.text).split('\n') : all;
+  const detected = report ? report.runner : detectRunner(lines.join('\n'));
+  const reader = report
+    ? report.runner === 'go-test'
+      ? readGoTest
+      : readJest
+    : detected === 'unknown'
+      ? undefined
+      : READERS[detected];
   const found = reader?.(lines);
-  const runner: FailureRunner = found ? detected : 'unknown';
-  const reading = found ?? readUnknown(lines);
+  const runner: FailureRunner = found || report ? detected : 'unknown';
+  // A report without failures (a threshold failed the gate): what came before it (the gate's verdict), then counts.
+  const counts =
+    report?.runner === 'unknown' ? { ranges: [[0, lines.length]] as [number, number][], headline: [0] } : undefined;
+  const reading = found ?? counts ?? readUnknown(lines);
   const headline = clipLine(
     reading.headline
       .filter((i) => i >= 0)

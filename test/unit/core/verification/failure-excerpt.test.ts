@@ -162,6 +162,63 @@ describe('excerptFailure on real runner output', () => {
   });
 });
 
+/** Reports quality gates write (captured for the gate parsers, test/fixtures/gates/): their failures, not the JSON. */
+const REPORTS: [string, FailureRunner, string[], string[]][] = [
+  [
+    'jest/fail.json',
+    'jest',
+    ['● math multiplies two numbers', 'Expected: 7', 'Received: 6'],
+    ['Tests:       3 failed'],
+  ],
+  ['jest/fail-npm-run.txt', 'jest', ['● math multiplies two numbers', 'Expected: 7'], ['math.test.js:8:23']],
+  ['vitest/fail.json', 'vitest', ['broken.test.js failed to run'], ['AssertionError: expected 6 to be 7']],
+  ['go-test/fail.json', 'go-test', ['broken_test.go:6:17: cannot use Double(2)'], ['# example.com/gates/broken']],
+  [
+    'go-test/fail-buildtext.json',
+    'go-test',
+    ['strs_test.go:20: Reverse("héllo")'],
+    ['--- FAIL: TestReverse', 'panic: assignment to entry in nil map'],
+  ],
+  [
+    'junit/pytest-fail.xml',
+    'pytest',
+    ['● tests.test_calc › test_div_wrong', 'assert 3.5 == 3'],
+    ['E       assert 3.5 == 3'],
+  ],
+  [
+    'junit/jest-junit-fail.xml',
+    'jest',
+    ['adds & compares <wrong>', 'Expected: 5', 'Received: 4'],
+    ['expect(received).toBe(expected)'],
+  ],
+  [
+    'junit/pytest-collection-error.xml',
+    'pytest',
+    ['● tests.test_broken_import'],
+    ["E   ModuleNotFoundError: No module named 'does_not_exist_module'"],
+  ],
+];
+
+describe('excerptFailure on the reports quality gates write', () => {
+  const gates = path.resolve(__dirname, '../../../fixtures/gates');
+  it.each(REPORTS)('%s: %s', (file, runner, headline, has) => {
+    const e = excerptFailure(fs.readFileSync(path.join(gates, file), 'utf8'));
+    expect(e.runner).toBe(runner);
+    for (const h of headline) expect(e.headline).toContain(h);
+    for (const x of has) expect(e.excerpt).toContain(x);
+    expect(e.excerpt).not.toMatch(/^\{"/m);
+    expect(e.excerpt).not.toContain('jestAdapterInit.js');
+  });
+
+  it('reads a passing report (a threshold failed the gate) as the gate says, with the counts', () => {
+    const pass = fs.readFileSync(path.join(gates, 'jest/pass.json'), 'utf8');
+    const e = excerptFailure(`coverage: lines 61% < 80%\n${pass}`);
+    expect(e.headline).toBe('coverage: lines 61% < 80%');
+    expect(e.excerpt).toContain('Tests:       0 failed, 3 passed, 3 total');
+    expect(e.excerpt).not.toContain('numFailedTestSuites');
+  });
+});
+
 describe('excerptFailure on output of no known runner', () => {
   it('starts at the first error-like line, not at the tail', () => {
     const out = [
