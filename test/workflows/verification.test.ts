@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import execa from 'execa';
 import { Harness, scriptedLoop, tempWorkspace } from '../helpers/env';
+import { recordHistory } from '../helpers/histories';
 import type { LoopInputRaw } from '../../src/config/loop-input';
 import type { InterventionEvent } from '../../src/core/anti-laziness-types';
 
@@ -203,6 +204,7 @@ console.log('ok');
     expect(json.pendingGate.evidence.diff.files[0].hunks[0].lines.length).toBeGreaterThan(2);
     await h.signal(id, 'abort', { by: 'reviewer' });
     expect(await h.result(id)).toMatchObject({ status: 'aborted' });
+    await recordHistory(h, id, 'tampered-gate-evidence');
   });
 });
 
