@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { describeWorkflow, getLoopStatus, getProjectTasks, workflowFailure } from '../../client';
 import { WorkflowTypes } from '../../core/constants';
-import { runCommand, UsageError } from '../run-command';
+import { runCommand, UsageError, useColor } from '../run-command';
 import { antiLazinessViews, projectStatusLines, statusLines } from '../views/loop';
 
 /** Options of `ralph status`. */
@@ -16,11 +16,6 @@ export const StatusOptions = z.object({
   color: z.boolean().optional(),
 });
 
-/** Whether to colour the output: the flag when given, else a terminal without NO_COLOR (https://no-color.org). */
-export function useColor(flag: boolean | undefined, stream: { isTTY?: boolean }, env = process.env): boolean {
-  if (flag !== undefined) return flag;
-  return stream.isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
-}
 /** Options of `ralph status`. */
 export type StatusOptions = z.infer<typeof StatusOptions>;
 

@@ -1,4 +1,4 @@
-import { useColor } from '../../../src/cli/commands/status';
+import { useColor } from '../../../src/cli/run-command';
 
 describe('ralph status colours', () => {
   it('colours a terminal unless NO_COLOR is set or TERM is dumb; --color and --no-color win', () => {
