@@ -8,9 +8,11 @@ import path from 'node:path';
 import {
   detectRunner,
   excerptFailure,
+  FailureRunners,
   plainOutput,
   type FailureRunner,
 } from '../../../../src/core/verification/failure-excerpt';
+import { garbage } from '../../../helpers/parser-fixtures';
 
 const DIR = path.resolve(__dirname, '../../../fixtures/failure-output');
 const read = (name: string): string => fs.readFileSync(path.join(DIR, name), 'utf8');
@@ -260,5 +262,30 @@ describe('excerptFailure on output of no known runner', () => {
 
   it('reads progress lines by their last state and drops colours', () => {
     expect(plainOutput('\u001b[31mred\u001b[39m\n10%\r50%\r100%\r\n')).toBe('red\n100%\n');
+  });
+});
+
+describe('excerptFailure on anything', () => {
+  it('never throws and keeps its limits on garbage, cut-off output and broken reports', () => {
+    const inputs: string[] = [];
+    for (let seed = 1; seed <= 150; seed++)
+      inputs.push(garbage(seed, seed * 7, '{}[]<>"=:,\n ●⎯_E>-+ aFAILok#\t\\/0123'));
+    for (const name of ['jest-two-failures.txt', 'vitest-two-failures.txt', 'pytest-two-failures.txt']) {
+      const text = read(name);
+      for (let cut = 0; cut < text.length; cut += 97) inputs.push(text.slice(0, cut));
+    }
+    const gates = path.resolve(__dirname, '../../../fixtures/gates');
+    for (const name of ['jest/fail.json', 'go-test/fail-buildtext.json', 'junit/pytest-fail.xml']) {
+      const text = fs.readFileSync(path.join(gates, name), 'utf8');
+      for (let cut = 0; cut < text.length; cut += 1013) inputs.push(text.slice(0, cut));
+    }
+    inputs.push('{"testResults": 3}', '{"testResults": [{"assertionResults": [{"status": "failed"}]}]}', '<testsuite>');
+    for (const input of inputs) {
+      const e = excerptFailure(input);
+      expect(FailureRunners).toContain(e.runner);
+      expect(e.excerpt.split('\n').length).toBeLessThanOrEqual(41);
+      expect(e.excerpt.length).toBeLessThanOrEqual(3000);
+      expect(e.headline.length).toBeLessThanOrEqual(240);
+    }
   });
 });
