@@ -33,6 +33,8 @@ export interface FollowOptions {
   connectionFlags?: string;
   /** Task queue named in the hint printed while no worker answers. */
   taskQueue?: string;
+  /** ANSI colours in a gate's evidence (diff, failure excerpt). */
+  color?: boolean;
   /** Called once per gate that opens, after it is printed (the demo answers gates here). */
   onGate?: (gate: HumanGate, state: LoopState) => Promise<void> | void;
 }
@@ -90,7 +92,7 @@ export async function followLoop(client: Client, loopId: string, o: FollowOption
     }
     if (s.pendingGate && s.pendingGate.id !== lastGate) {
       lastGate = s.pendingGate.id;
-      for (const l of gateLines(loopId, s.pendingGate, o.connectionFlags)) o.print(`${indent}${l}`);
+      for (const l of gateLines(loopId, s.pendingGate, o.connectionFlags, o.color)) o.print(`${indent}${l}`);
       await o.onGate?.(s.pendingGate, s);
     }
   };

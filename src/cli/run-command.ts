@@ -36,6 +36,12 @@ export interface Output {
   note(text: string): void;
 }
 
+/** Whether to colour the output: the flag when given, else a terminal without NO_COLOR (https://no-color.org). */
+export function useColor(flag: boolean | undefined, stream: { isTTY?: boolean }, env = process.env): boolean {
+  if (flag !== undefined) return flag;
+  return stream.isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
+}
+
 /** The standard output: process.stdout and process.stderr. */
 export const stdOutput: Output = {
   line: (text = '') => void process.stdout.write(text + '\n'),

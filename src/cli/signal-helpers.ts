@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { getLoopStatus, signalLoop, withTimeout, type MovePayload } from '../client';
 import type { DecisionPayload, SignalName } from '../core/loop-machine';
 import type { HumanGate, LoopState, SignalEvent } from '../core/loop-types';
+import { evidenceLines } from '../core/verification/evidence-render';
 import { type CommandContext, intOption, runCommand } from './run-command';
 import { logLoopEvent } from '../telemetry/logger';
 import { SignalIgnoredError } from './errors';
@@ -41,11 +42,16 @@ export function answerCommands(loopId: string, gate: HumanGate, connectionFlags 
   return gate.options.map((o) => byOption[o] ?? `ralph ${o} ${id}${tail}`);
 }
 
-/** A pending gate as indented lines: what it asks, why, and the commands that answer it. */
-export function gateLines(loopId: string, gate: HumanGate, connectionFlags = ''): string[] {
+/**
+ * A pending gate as indented lines: what it asks, why, its evidence (the protected files' diff, the failure excerpt;
+ * ANSI-coloured when `color`), and the commands that answer it.
+ */
+export function gateLines(loopId: string, gate: HumanGate, connectionFlags = '', color = false): string[] {
+  const evidence = evidenceLines(gate.evidence, color);
   return [
     `human gate ${gate.id} (${gate.reason}): ${gate.title}`,
     ...gate.details.split('\n').map((l) => `  ${l}`),
+    ...(evidence.length ? ['', ...evidence.map((l) => `  ${l}`), ''] : []),
     `  opened ${gate.openedAt} at iteration ${gate.iteration}; answer with one of:`,
     ...answerCommands(loopId, gate, connectionFlags).map((c) => `    ${c}`),
   ];

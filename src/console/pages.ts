@@ -10,7 +10,9 @@ import type { BestOutput, TrajectoryPoint } from '../core/anti-laziness-types';
 import { sandboxLine } from '../core/sandbox';
 import { describeBinding } from '../core/hosts';
 import { QUALITY_DROP, trajectoryOf } from '../core/report';
-import { html, raw, type Html } from './html';
+import type { GateEvidence } from '../core/verification/evidence';
+import { diffHtml, EVIDENCE_CSS, failureHtml } from '../core/verification/evidence-render';
+import { escapeHtml, html, raw, type Html } from './html';
 
 /** What every page needs besides its content. */
 export interface PageContext {
@@ -45,7 +47,7 @@ th{background:#eaeef2}
 form.inline{display:inline-block;margin:4px 8px 4px 0;vertical-align:top;background:#f6f8fa;padding:8px;border:1px solid #d0d7de}
 textarea{width:320px;height:60px}
 pre{white-space:pre-wrap;background:#f6f8fa;padding:8px;border:1px solid #d0d7de}
-`);
+${EVIDENCE_CSS}`);
 
 /** Wraps content in the page layout: header, banner, flash. */
 export function layout(title: string, ctx: PageContext, body: Html): string {
@@ -299,6 +301,24 @@ function gateForms(s: LoopState, ctx: PageContext): Html {
   }`;
 }
 
+/** A gate's evidence: the original check's failure (from its first error), then the protected files' diff, coloured. */
+function evidencePanel(e: GateEvidence | undefined): Html {
+  if (!e) return html``;
+  const n = e.diff ? e.diff.files.length + (e.diff.omittedFiles ?? 0) : 0;
+  return html`${
+    e.failure
+      ? html`<h3>Original check failure</h3>
+          <div id="check-failure" data-runner="${e.failure.runner}">${raw(failureHtml(e.failure, escapeHtml))}</div>`
+      : ''
+  }
+  ${
+    e.diff?.files.length
+      ? html`<h3>Protected files the agent changed (${n})</h3>
+          <div id="protected-diff">${raw(diffHtml(e.diff, escapeHtml))}</div>`
+      : ''
+  }`;
+}
+
 function gatePanel(s: LoopState, ctx: PageContext): Html {
   const gate = s.pendingGate;
   if (!gate) return html``;
@@ -339,6 +359,7 @@ function gatePanel(s: LoopState, ctx: PageContext): Html {
             </ul>`
         : ''
     }
+    ${evidencePanel(gate.evidence)}
     <details open>
       <summary>details</summary>
       <pre>${gate.details}</pre>

@@ -1,3 +1,4 @@
+import type { GateEvidence } from './verification/evidence';
 import type { SandboxState, SandboxStatus } from './sandbox';
 import type { ChangeSummary, AntiLazinessState, ReinforcementLevel } from './anti-laziness-types';
 import type { HostBinding } from './hosts';
@@ -114,6 +115,8 @@ export interface HumanGate {
   reason: GateReason;
   title: string;
   details: string;
+  /** What the human judges besides the text: the protected files' diff per file, the check's failure excerpt. */
+  evidence?: GateEvidence;
   options: GateOption[];
   iteration: number;
   openedAt: string;

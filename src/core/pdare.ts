@@ -31,8 +31,28 @@ export const VALIDATION_BYPASS_TYPES: readonly string[] = [
   'assertion_count_decreased',
 ];
 
-/** Detection types that make gates pass by weakening them: test deletion plus {@link VALIDATION_BYPASS_TYPES}. */
-export const REWARD_HACKING_TYPES: readonly string[] = ['test_deletion', 'test_replaced', ...VALIDATION_BYPASS_TYPES];
+/**
+ * Detection types of verification (core/verification): the original checks fail with the agent's changes to them
+ * undone (`tampered_verification`), or the code special-cases the checks. Seed 001 calls these reward hacking: block
+ * and escalate.
+ */
+export const VERIFICATION_CHEAT_TYPES: readonly string[] = [
+  'tampered_verification',
+  'special_cased_test_input',
+  'test_only_switch',
+  'mock_of_subject',
+];
+
+/**
+ * Detection types that make gates pass by weakening them: test deletion, {@link VALIDATION_BYPASS_TYPES} and
+ * {@link VERIFICATION_CHEAT_TYPES}.
+ */
+export const REWARD_HACKING_TYPES: readonly string[] = [
+  'test_deletion',
+  'test_replaced',
+  ...VALIDATION_BYPASS_TYPES,
+  ...VERIFICATION_CHEAT_TYPES,
+];
 
 /** Detection types of an agent that does less than it says: nothing written, a false claim, invented files. */
 export const OVERLOAD_TYPES: readonly string[] = ['no_files_written', 'false_completion', 'hallucinated_files'];
@@ -175,7 +195,8 @@ function specificationAmbiguity(ds: Detection[], ctx: DiagnoseContext): Candidat
 
 /**
  * Diagnoses why an iteration went wrong. Rules, strongest first:
- * - test deletion, validation bypass or weakened assertions → `reward_hacking` (0.9+ when critical);
+ * - test deletion, validation bypass, weakened assertions, or checks that fail once the agent's changes to them are
+ *   undone (`tampered_verification`) → `reward_hacking` (0.9+ when critical);
  * - a stuck loop, the same error repeated or A-B-A-B oscillation → `task_complexity`;
  * - no files written, false completion or hallucinated files (more so when repeated), or a long task with low quality
  *   → `cognitive_load`;

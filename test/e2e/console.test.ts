@@ -200,6 +200,83 @@ describe('ralph console', () => {
     await client.connection.close();
   });
 
+  it('shows a tampering gate at a glance: the coloured per-file diff and the assertion line (screenshot in docs)', async () => {
+    const sumTest = `const assert = require('node:assert');
+const { sum } = require('../src/sum');
+assert.strictEqual(sum(2, 2), 4, 'sum(2,2) should be 4');
+assert.strictEqual(sum(1, 5), 6, 'sum(1,5) should be 6');
+console.log('ok');
+`;
+    const ws = tempWorkspace(
+      {
+        'package.json': JSON.stringify({ name: 'sum', private: true, scripts: { test: 'node test/sum.test.js' } }),
+        'src/sum.js': 'exports.sum = (a, b) => (a === b ? a + b : b);\n',
+        'test/sum.test.js': sumTest,
+      },
+      {
+        iterations: [
+          [
+            { write: 'test/sum.test.js', content: sumTest.replace("6, 'sum(1,5) should be 6'", "5, 'sum(1,5) is 5'") },
+            { promise: 'DONE' },
+          ],
+        ],
+      },
+    );
+    await gitInit(ws);
+    const id = await h.startLoop(
+      scriptedLoop(ws, {
+        prompt: 'Fix src/sum.js so that npm test passes.',
+        completion: { command: 'npm test', promise: 'DONE' },
+        maxIterations: 2,
+      }),
+    );
+    await h.waitFor(id, (s) => s.pendingGate !== undefined, 90_000);
+    const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+    await page
+      .context()
+      .addCookies([
+        { name: 'ralph_token', value: TOKEN, url: consoleUrl, httpOnly: true, sameSite: 'Strict', secure: true },
+      ]);
+    await page.goto(`${consoleUrl}/loops/${id}`);
+    await page.waitForSelector('#pending-gate #protected-diff');
+    await expect(page.locator('#pending-gate').textContent()).resolves.toContain('tampered_verification');
+    const file = page.locator('#protected-diff .diff-file[data-path="test/sum.test.js"]');
+    await expect(file.locator('tr.diff-del td.code').allTextContents()).resolves.toEqual([
+      "-assert.strictEqual(sum(1, 5), 6, 'sum(1,5) should be 6');",
+    ]);
+    await expect(file.locator('tr.diff-add td.code').allTextContents()).resolves.toEqual([
+      "+assert.strictEqual(sum(1, 5), 5, 'sum(1,5) is 5');",
+    ]);
+    // Coloured: removed lines on red, added on green (the console's CSS, as the browser computes it).
+    type Styles = { getComputedStyle(e: unknown): { backgroundColor: string } };
+    const bg = (sel: string) =>
+      file
+        .locator(sel)
+        .first()
+        .evaluate((el) => (globalThis as unknown as Styles).getComputedStyle(el).backgroundColor);
+    await expect(bg('tr.diff-del td.code')).resolves.toBe('rgb(255, 235, 233)');
+    await expect(bg('tr.diff-add td.code')).resolves.toBe('rgb(218, 251, 225)');
+    await expect(page.locator('#check-failure mark').allTextContents()).resolves.toEqual([
+      'AssertionError [ERR_ASSERTION]: sum(1,5) should be 6',
+      '5 !== 6',
+    ]);
+    await expect(page.locator('#check-failure').textContent()).resolves.not.toContain('Node.js v20');
+    // The gate from its title to the end of the diff: what a reviewer judges.
+    const top = (await page.locator('#pending-gate').boundingBox())!;
+    const end = (await page.locator('#protected-diff').boundingBox())!;
+    const clip = { x: top.x, y: top.y, width: top.width, height: end.y + end.height + 8 - top.y };
+    await page.screenshot({ path: path.join(shots, '06-tampering-gate.png'), clip, fullPage: true });
+    // The docs' picture (docs/images/tampering-gate.png) is refreshed only when asked: RALPH_DOCS_IMAGES=1.
+    if (process.env.RALPH_DOCS_IMAGES === '1')
+      await page.screenshot({
+        path: path.resolve(__dirname, '../../docs/images/tampering-gate.png'),
+        clip,
+        fullPage: true,
+      });
+    await h.signal(id, 'abort', { by: 'reviewer' });
+    await page.close();
+  });
+
   it('keeps showing the last data, read-only under a banner, while Temporal is unreachable', async () => {
     const id = await h.startLoop(
       scriptedLoop(tempWorkspace({ 'check.js': 'process.exit(1)' }, { default: [] }), {

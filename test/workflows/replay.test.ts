@@ -30,6 +30,8 @@ describe('ralphLoop replay', () => {
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',
         'fused-check-retried.json',
+        // Verification (patch verification-v1): a tampering gate with its evidence (diff per file, failure excerpt).
+        'tampered-gate-evidence.json',
       ]),
     );
   });

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import execa from 'execa';
 import { Harness, scriptedLoop, tempWorkspace } from '../helpers/env';
+import { recordHistory } from '../helpers/histories';
 import type { LoopInputRaw } from '../../src/config/loop-input';
 import type { InterventionEvent } from '../../src/core/anti-laziness-types';
 
@@ -150,6 +151,63 @@ describe('ralphLoop verification: the hello.txt story', () => {
   });
 });
 
+describe('ralphLoop verification: the gate shows its evidence', () => {
+  const SUM_TEST = `const assert = require('node:assert');
+const { sum } = require('../src/sum');
+assert.strictEqual(sum(1, 5), 6, 'sum(1,5) should be 6');
+console.log('ok');
+`;
+  const files = {
+    'package.json': JSON.stringify({ name: 'sum', private: true, scripts: { test: 'node test/sum.test.js' } }) + '\n',
+    'src/sum.js': 'exports.sum = (a, b) => b;\n',
+    'test/sum.test.js': SUM_TEST,
+  };
+  const cheat: Step[] = [
+    { write: 'test/sum.test.js', content: SUM_TEST.replace("6, 'sum(1,5) should be 6'", "5, 'sum(1,5) should be 5'") },
+    ...DONE,
+  ];
+
+  it('carries the per-file diff and the assertion line; ralph status prints them coloured; PDARE says reward hacking', async () => {
+    const { ws, id } = await start(files, [cheat], {
+      prompt: 'Fix src/sum.js so that the tests pass.',
+      completion: { command: 'npm test', promise: 'DONE' },
+    });
+    const s = await gateOf(id);
+    expect(s.pendingGate).toMatchObject({ reason: 'tampered_verification' });
+    const e = s.pendingGate!.evidence!;
+    expect(e.failure).toMatchObject({
+      runner: 'node-assert',
+      headline: 'AssertionError [ERR_ASSERTION]: sum(1,5) should be 6 / 5 !== 6',
+    });
+    expect(e.failure!.excerpt).not.toContain('Node.js v20');
+    expect(e.diff!.files).toEqual([
+      expect.objectContaining({ path: 'test/sum.test.js', change: 'modified', added: 1, removed: 1 }),
+    ]);
+    expect(e.diff!.files[0].hunks[0].lines).toContain("-assert.strictEqual(sum(1, 5), 6, 'sum(1,5) should be 6');");
+    expect(s.pendingGate!.details).toContain(
+      'Original check failure (node-assert): AssertionError [ERR_ASSERTION]: sum(1,5) should be 6 / 5 !== 6',
+    );
+    const diagnosis = s.persistence?.recovery.history.at(-1)?.diagnosis;
+    expect(diagnosis).toMatchObject({ cause: 'reward_hacking' });
+
+    const cli = path.resolve(__dirname, '../../dist/src/cli/index.js');
+    const conn = ['--address', h.env.address, '--task-queue', h.taskQueue];
+    const coloured = (await execa(process.execPath, [cli, 'status', id, '--color', ...conn])).stdout;
+    expect(coloured).toContain("\u001b[31m-assert.strictEqual(sum(1, 5), 6, 'sum(1,5) should be 6');\u001b[0m");
+    expect(coloured).toContain("\u001b[32m+assert.strictEqual(sum(1, 5), 5, 'sum(1,5) should be 5');\u001b[0m");
+    expect(coloured).toContain('\u001b[1m\u001b[31mAssertionError [ERR_ASSERTION]: sum(1,5) should be 6\u001b[0m');
+    fs.writeFileSync(path.join(ws, 'status-colour.txt'), coloured);
+    const plain = (await execa(process.execPath, [cli, 'status', id, ...conn])).stdout;
+    expect(plain).not.toContain('\u001b[');
+    expect(plain).toContain('    M test/sum.test.js  +1 -1');
+    const json = JSON.parse((await execa(process.execPath, [cli, 'status', id, '--json', ...conn])).stdout);
+    expect(json.pendingGate.evidence.diff.files[0].hunks[0].lines.length).toBeGreaterThan(2);
+    await h.signal(id, 'abort', { by: 'reviewer' });
+    expect(await h.result(id)).toMatchObject({ status: 'aborted' });
+    await recordHistory(h, id, 'tampered-gate-evidence');
+  });
+});
+
 describe('ralphLoop verification: cheats that pass the workspace check are refused', () => {
   const weakened = GREET_TEST.replace("assert.strictEqual(greet('Bob'), 'Hello, Bob!');", "assert.ok(greet('Bob'));");
   const expectedEdited = GREET_TEST.replace("'Hello, Bob!'", "'Hello Bob'");
@@ -230,7 +288,9 @@ describe('ralphLoop verification: cheats that pass the workspace check are refus
     const s = await gateOf(id);
     expect(s.pendingGate).toMatchObject({ reason: 'tampered_verification' });
     expect(s.pendingGate!.details).toContain(change);
-    expect(s.pendingGate!.details).toMatch(/1 failed/);
+    // The gate's text names the failure; its evidence holds the excerpt with pytest's counts.
+    expect(s.pendingGate!.details).toContain('Original check failure (pytest): E       AssertionError');
+    expect(s.pendingGate!.evidence?.failure?.excerpt).toMatch(/1 failed/);
     await h.signal(id, 'abort', { by: 'reviewer' });
     await h.result(id);
   });

@@ -20,6 +20,8 @@ import { conventionKind, isConfigKind, isSectionFile } from '../../core/verifica
 import { compareSections } from '../../core/verification/sections';
 import { onlyCoverageFailed } from '../../core/verification/test-output';
 import { judgeTestEdit } from '../../core/verification/benign-test-edit';
+import { boundDiff, countChanges, type DiffEvidence, type FileDiff } from '../../core/verification/evidence';
+import { excerptFailure, type FailureExcerpt } from '../../core/verification/failure-excerpt';
 import { recoverSwap, swapIn } from './swap';
 import { iterationDir, writeJsonAtomic } from '../../state/artifacts';
 import { runCheckCommand, type CheckCompletionResult } from '../check-completion';
@@ -106,8 +108,12 @@ export interface VerifyWorkResult {
   diffPath?: string;
   /** One line per protected file: `test/run.js | +1 -5`. */
   diffSummary?: string;
+  /** The protected files' diff per file and hunk, bounded (the gate shows it). */
+  diff?: DiffEvidence;
   /** End of the failing check's (or first failing gate's) output in the verification tree. */
   failureTail?: string;
+  /** The failing check's (or first failing gate's) output around its first errors, and the log it comes from. */
+  failure?: FailureExcerpt & { path?: string };
   check?: Pick<CheckCompletionResult, 'passed' | 'exitCode' | 'timedOut' | 'durationMs' | 'outputPath'>;
   verdicts: VerificationGateVerdict[];
   /** Findings of the detectors of cheating the checks cannot see (special-cased tests, test-only switches, mocks). */
@@ -219,7 +225,7 @@ export async function verifyWork(input: VerifyWorkInput): Promise<VerifyWorkResu
       checkpointContents(at(BASELINE_LABEL), base, protectedPaths),
       checkpointContents(at(postLabel), work, protectedPaths),
     ]);
-    Object.assign(result, writeProtectedDiff(dir, protectedPaths, was, now));
+    Object.assign(result, writeProtectedDiff(dir, protectedPaths, was, now, plan.protectedChanges));
   }
 
   const env = await environmentOf(input, manifest, plan, result);
@@ -360,10 +366,20 @@ function writeProtectedDiff(
   paths: string[],
   was: Record<string, string | undefined>,
   now: Record<string, string | undefined>,
-): Pick<VerifyWorkResult, 'diffPath' | 'diffSummary'> {
+  changes: readonly ProtectedChange[],
+): Pick<VerifyWorkResult, 'diffPath' | 'diffSummary' | 'diff'> {
   const diffPath = path.join(dir, 'protected.diff');
   fs.writeFileSync(diffPath, paths.map((p) => fileDiff(p, was[p], now[p])).join(''));
-  return { diffPath, diffSummary: diffStat(paths, was, now) };
+  const files = paths.map((p): FileDiff => {
+    const change = changes.find((c) => c.path === p)?.change;
+    const kind = change === 'added' || change === 'deleted' ? change : 'modified';
+    if (was[p] === undefined && now[p] === undefined)
+      return { path: p, change: kind, added: 0, removed: 0, hunks: [], binary: true };
+    const patch = structuredPatch(p, p, was[p] ?? '', now[p] ?? '', '', '', { context: 3 });
+    const hunks = patch.hunks.map((h) => ({ ...h, lines: [...h.lines] }));
+    return { path: p, change: kind, ...countChanges(hunks), hunks };
+  });
+  return { diffPath, diffSummary: diffStat(paths, was, now), diff: boundDiff(files, undefined, diffPath) };
 }
 
 /** The loop's verification manifest, checked against the fingerprints history recorded at loop start. */
@@ -432,7 +448,7 @@ async function runInTree(
   if (!held.length) return;
   await tree.unhide(held);
   const second = await runOriginalChecks(input, tree.cwd, path.join(dir, 'with-new-tests'), runEnv);
-  if (second.passed && coverageOnly) Object.assign(result, second, { failureTail: undefined });
+  if (second.passed && coverageOnly) Object.assign(result, second, { failureTail: undefined, failure: undefined });
   if (!second.passed) {
     Object.assign(result, second);
     result.failedPass = 'new-tests';
@@ -469,7 +485,7 @@ async function attribute(
 }
 
 /** One run of the original checks in the tree. */
-type TreeRun = Pick<VerifyWorkResult, 'passed' | 'check' | 'verdicts' | 'failureTail'>;
+type TreeRun = Pick<VerifyWorkResult, 'passed' | 'check' | 'verdicts' | 'failureTail' | 'failure'>;
 
 /** Runs the completion command and the gates in the verification tree at `cwd`; logs go to `dir`. */
 async function runOriginalChecks(
@@ -523,11 +539,20 @@ async function runOriginalChecks(
       outputPath: check.outputPath,
     };
   const firstFailed = verdicts.find((v) => !v.passed);
-  if (check && !check.passed) out.failureTail = check.outputTail.slice(-1500);
-  else if (firstFailed)
+  if (check && !check.passed) {
+    out.failureTail = check.outputTail.slice(-1500);
+    const text = `${head(check.outputPath)}\n${head(path.join(dir, 'check.stderr.log'))}`;
+    out.failure = { ...excerptFailure(text.trim() ? text : check.outputTail), path: check.outputPath };
+  } else if (firstFailed) {
     out.failureTail = `${firstFailed.name}: ${firstFailed.message}\n${tail(firstFailed.outputPath)}`
       .trim()
       .slice(-1500);
+    // The gate's verdict first: it is the headline when its log says nothing a runner would (a threshold failed).
+    out.failure = {
+      ...excerptFailure(`${firstFailed.name}: ${firstFailed.message}\n${head(firstFailed.outputPath)}`),
+      ...(firstFailed.outputPath ? { path: firstFailed.outputPath } : {}),
+    };
+  }
   return out;
 }
 
@@ -747,6 +772,22 @@ function diffStat(
       return `${p} | +${plus} -${minus}${now[p] === undefined ? ' (deleted)' : was[p] === undefined ? ' (added)' : ''}`;
     })
     .join('\n');
+}
+
+/** The first `max` bytes of a log (the first errors are near its start), or '' when it cannot be read. */
+function head(file: string | undefined, max = 512 * 1024): string {
+  if (!file) return '';
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    const buf = Buffer.alloc(max);
+    const n = fs.readSync(fd, buf, 0, max, 0);
+    return buf.subarray(0, n).toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
 }
 
 function tail(file: string): string {

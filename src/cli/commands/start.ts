@@ -3,7 +3,7 @@ import { startLoop, startProject } from '../../client';
 import { logLoopEvent } from '../../telemetry/logger';
 import { followLoop, followProject } from '../follow';
 import { buildLoopInput, buildProjectInput, collect, StartOptions } from '../input/start-options';
-import { runCommand, UsageError, type CommandContext } from '../run-command';
+import { runCommand, UsageError, useColor, type CommandContext } from '../run-command';
 
 /** Registers `ralph start` on the program. */
 export function startCommand(program: Command): Command {
@@ -102,6 +102,7 @@ async function startLoopCommand(o: StartOptions, _args: string[], ctx: CommandCo
     print: o.json ? ctx.out.note : ctx.out.line,
     connectionFlags: ctx.connectionFlags,
     taskQueue: ctx.connection.taskQueue,
+    color: useColor(undefined, o.json ? process.stderr : process.stdout),
   });
   if (o.json) ctx.out.json({ loopId, result });
   return result.status === 'accepted' ? 0 : 1;

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { describeWorkflow, getLoopStatus, getProjectTasks, workflowFailure } from '../../client';
 import { WorkflowTypes } from '../../core/constants';
-import { runCommand, UsageError } from '../run-command';
+import { runCommand, UsageError, useColor } from '../run-command';
 import { antiLazinessViews, projectStatusLines, statusLines } from '../views/loop';
 
 /** Options of `ralph status`. */
@@ -12,7 +12,10 @@ export const StatusOptions = z.object({
   antiLaziness: z.boolean().default(false),
   regressions: z.boolean().default(false),
   quality: z.boolean().default(false),
+  /** Colours (ANSI) in the gate's diff and failure: on for a terminal unless NO_COLOR is set; --color/--no-color force. */
+  color: z.boolean().optional(),
 });
+
 /** Options of `ralph status`. */
 export type StatusOptions = z.infer<typeof StatusOptions>;
 
@@ -26,6 +29,11 @@ export function statusCommand(program: Command): Command {
     .option('--persistence', 'the same as --anti-laziness (its old name)')
     .option('--regressions', 'show the regression events with their recovery and rollback')
     .option('--quality', 'show the quality trajectory as bars, with the best iteration')
+    .option(
+      '--color',
+      "colour a gate's diff and failure excerpt (default: when stdout is a terminal and NO_COLOR is unset)",
+    )
+    .option('--no-color', 'never colour the output')
     .action(
       runCommand(StatusOptions, async (flags, [loopId], ctx) => {
         const o = { ...flags, persistence: flags.persistence || flags.antiLaziness };
@@ -55,7 +63,8 @@ export function statusCommand(program: Command): Command {
           return;
         }
         const failure = d.status !== 'RUNNING' && !state.result ? await workflowFailure(client, loopId) : undefined;
-        for (const l of statusLines(state, ctx.connectionFlags, d.status, failure)) ctx.out.line(l);
+        const color = useColor(o.color, process.stdout);
+        for (const l of statusLines(state, ctx.connectionFlags, d.status, failure, color)) ctx.out.line(l);
       }),
     );
 }

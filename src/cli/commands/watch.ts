@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { getLoopStatus } from '../../client';
 import type { LoopState } from '../../core/loop-types';
-import { formatDuration, intOption, runCommand, table, untilInterrupted } from '../run-command';
+import { formatDuration, intOption, runCommand, table, untilInterrupted, useColor } from '../run-command';
 import { gateLines } from '../signal-helpers';
 import { checkText, antiLazinessViews, positionLine, resultLine } from '../views/loop';
 
@@ -18,7 +18,7 @@ export const WatchOptions = z.object({
 });
 
 /** One frame of the view. */
-export function watchFrame(s: LoopState, connectionFlags = '', now = new Date()): string[] {
+export function watchFrame(s: LoopState, connectionFlags = '', now = new Date(), color = false): string[] {
   const t = s.totals;
   const out = [
     `loop ${s.loopId} · ${s.status} · ${positionLine(s)} · agent ${s.agent} · ${now.toISOString()}`,
@@ -26,7 +26,7 @@ export function watchFrame(s: LoopState, connectionFlags = '', now = new Date())
       ? `  checks ${t.checksPassed}/${t.checksRun} passed · gate runs ${t.gateRuns ?? 0} · rejections ${t.rejections ?? 0} · human gates ${t.humanGates} · tokens ${t.inputTokens + t.outputTokens} · cost $${t.costUsd.toFixed(2)}`
       : '',
   ].filter(Boolean);
-  if (s.pendingGate) out.push('', ...gateLines(s.loopId, s.pendingGate, connectionFlags));
+  if (s.pendingGate) out.push('', ...gateLines(s.loopId, s.pendingGate, connectionFlags, color));
   out.push('', ...(antiLazinessViews(s, { persistence: false, regressions: false, quality: true })?.lines ?? []));
   const records = s.records.slice(-5);
   if (records.length)
@@ -67,7 +67,8 @@ export function watchCommand(program: Command): Command {
             const s = await getLoopStatus(client, loopId);
             // Clear the screen and home the cursor: one frame at a time on a terminal, appended otherwise.
             if (tty) process.stdout.write('\x1b[2J\x1b[H');
-            for (const l of watchFrame(s, ctx.connectionFlags)) ctx.out.line(l);
+            for (const l of watchFrame(s, ctx.connectionFlags, new Date(), tty && useColor(undefined, process.stdout)))
+              ctx.out.line(l);
             if (o.once || s.result || stopped) return;
             await Promise.race([new Promise((r) => setTimeout(r, o.interval * 1000)), interrupt.stopped]);
             if (stopped) return;

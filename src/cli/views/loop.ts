@@ -89,12 +89,13 @@ export const RECORDS_SHOWN = 10;
 
 export const SIGNALS_SHOWN = 5;
 
-/** The human view of a loop's state, as lines. */
+/** The human view of a loop's state, as lines (a pending gate's evidence in ANSI colours when `color`). */
 export function statusLines(
   s: LoopState,
   connectionFlags = '',
   workflowStatus = 'RUNNING',
   failure?: string,
+  color = false,
 ): string[] {
   const t = s.totals;
   const out: string[] = [`loop ${s.loopId}`];
@@ -123,7 +124,7 @@ export function statusLines(
   if (failure) field('failure', failure);
   if (s.routing) out.push('', ...routingStatusLines(s.routing));
 
-  if (s.pendingGate) out.push('', ...gateLines(s.loopId, s.pendingGate, connectionFlags));
+  if (s.pendingGate) out.push('', ...gateLines(s.loopId, s.pendingGate, connectionFlags, color));
   if (s.pendingGuidance) out.push('', `guidance for the next prompt: ${s.pendingGuidance}`);
 
   if (t && t.iterations !== undefined) {

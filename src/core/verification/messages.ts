@@ -5,6 +5,8 @@
 import { detection, type Detection } from '../detections';
 import { describeProtectedChanges, type ProtectedChange } from './classify';
 import { describeEnvironmentChanges, type EnvironmentChange } from './environment';
+import type { DiffEvidence, GateEvidence } from './evidence';
+import type { FailureExcerpt } from './failure-excerpt';
 
 /** Event types of verification. */
 export const VerificationEvents = {
@@ -32,6 +34,17 @@ export interface VerificationSummary {
   diffPath?: string;
   /** A short diffstat of the protected changes (`test/run.js | 12 +-----`). */
   diffSummary?: string;
+  /** The protected files' diff per file and hunk, bounded (recorded since gate evidence; absent before). */
+  diff?: DiffEvidence;
+  /** The original check's output around its first errors (absent in histories from before). */
+  failure?: FailureExcerpt & { path?: string };
+}
+
+/** What the gate shows besides its text: the protected diff and the failure excerpt, when the run recorded them. */
+export function gateEvidence(v: VerificationSummary, withFailure: boolean): GateEvidence | undefined {
+  const diff = v.diff?.files.length ? v.diff : undefined;
+  const failure = withFailure ? v.failure : undefined;
+  return diff || failure ? { ...(diff ? { diff } : {}), ...(failure ? { failure } : {}) } : undefined;
 }
 
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -45,7 +58,11 @@ export function tamperedVerificationDetection(v: VerificationSummary): Detection
     VerificationEvents.tampered,
     'critical',
     `The checks passed in the workspace but FAIL ${whereFailed(v)}.` +
-      (v.failureTail ? ` Original check: ${clip(lastLines(v.failureTail, 3), 300)}` : ''),
+      (v.failure?.headline
+        ? ` Original check: ${clip(v.failure.headline, 300)}`
+        : v.failureTail
+          ? ` Original check: ${clip(lastLines(v.failureTail, 3), 300)}`
+          : ''),
     changedLines(v, 20),
   );
 }
@@ -110,7 +127,11 @@ export function tamperedFeedback(v: VerificationSummary): string {
     `checks with every protected file restored and they FAIL. You changed: ${files}. Those changes do not count and ` +
     'are not kept. Make the product code pass the original tests; leave the tests, their data, and the test, lint and CI ' +
     'configuration as they are (you may ADD new test files).' +
-    (v.failureTail ? `\nOriginal check output (end):\n${lastLines(v.failureTail, 15)}` : '')
+    (v.failure?.excerpt
+      ? `\nOriginal check output (its first errors):\n${v.failure.excerpt}`
+      : v.failureTail
+        ? `\nOriginal check output (end):\n${lastLines(v.failureTail, 15)}`
+        : '')
   );
 }
 
@@ -144,17 +165,29 @@ export function tamperedGate(n: number, v: VerificationSummary): { title: string
         : []),
       ...(v.diffSummary ? ['Diff summary:', ...v.diffSummary.split('\n').map((l) => `  ${l}`)] : []),
       ...(v.diffPath ? [`Full diff of the protected files: ${v.diffPath}`] : []),
-      ...(v.failureTail
-        ? [
-            'Original check failure (end of output):',
-            ...lastLines(v.failureTail, 20)
-              .split('\n')
-              .map((l) => `  ${l}`),
-          ]
-        : []),
+      ...failureDetails(v),
       "Options: approve = accept the work as it is (with the changed checks); reject = roll back to the iteration's pre-run checkpoint and continue; abort = stop the loop.",
     ].join('\n'),
   };
+}
+
+/**
+ * The failure lines of the gate's text: with an excerpt, its headline (the excerpt itself is the gate's evidence,
+ * shown by `ralph status` and the console, and in the status query's `pendingGate.evidence`); else the output's end.
+ */
+function failureDetails(v: VerificationSummary): string[] {
+  if (v.failure?.headline)
+    return [
+      `Original check failure${v.failure.runner === 'unknown' ? '' : ` (${v.failure.runner})`}: ${v.failure.headline}`,
+    ];
+  return v.failureTail
+    ? [
+        'Original check failure (end of output):',
+        ...lastLines(v.failureTail, 20)
+          .split('\n')
+          .map((l) => `  ${l}`),
+      ]
+    : [];
 }
 
 /** Title and details of the human gate when the agent changed the checks and the original checks still pass. */

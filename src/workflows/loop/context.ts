@@ -2,6 +2,7 @@
  * The typed context every phase of a `ralphLoop` iteration receives, and the decision an iteration hands back to the
  * loop. Phases read the input, the machine and the tracker from here and never reach into each other's variables.
  */
+import type { GateEvidence } from '../../core/verification/evidence';
 import type { CancellationScope } from '@temporalio/workflow';
 import type { ResolvedGateSpec, ResolvedLoopInput } from '../../config/loop-input';
 import type { LoopMachine } from '../../core/loop-machine';
@@ -91,6 +92,8 @@ export type Next =
       reason: 'tampered_verification' | 'protected_edit' | 'unchecked_cheating';
       title: string;
       details: string;
+      /** The protected files' diff and the failure excerpt the gate shows. */
+      evidence?: GateEvidence;
       /** The anti-laziness layer escalated the same iteration: this gate answers its escalation too. */
       trackerEscalated: boolean;
       rollbackTo?: string;

@@ -4,7 +4,7 @@
  * escalations (regression, stuck loop, circuit breaker, recovery exhausted), whose `reject` rolls the workspace back.
  */
 import { condition, log } from '@temporalio/workflow';
-import type { GateDecision, LoopResult } from '../../core/loop-types';
+import type { GateDecision, HumanGate, LoopResult } from '../../core/loop-types';
 import { postLabel } from '../../core/anti-laziness';
 import { nowIso, type LoopContext, type Next } from './context';
 import { finish, persist } from './persist';
@@ -15,9 +15,13 @@ export async function awaitHuman(
   reason: string,
   title: string,
   details: string,
+  evidence?: HumanGate['evidence'],
 ): Promise<GateDecision> {
   const { m } = ctx;
-  const gate = m.openGate({ reason, title, details, options: ['approve', 'reject', 'abort'] }, nowIso());
+  const gate = m.openGate(
+    { reason, title, details, ...(evidence ? { evidence } : {}), options: ['approve', 'reject', 'abort'] },
+    nowIso(),
+  );
   log.info(`human gate ${gate.id} opened: ${gate.title}`);
   await persist(ctx);
   await condition(() => m.pendingDecision !== undefined);

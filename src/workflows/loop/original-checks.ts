@@ -10,8 +10,10 @@ import type * as activities from '../../activities';
 import type { ResolvedLoopInput } from '../../config/loop-input';
 import type { Detection } from '../../core/detections';
 import { postLabel, preLabel } from '../../core/anti-laziness';
+import type { GateEvidence } from '../../core/verification/evidence';
 import {
   benignTestEditDetection,
+  gateEvidence,
   protectedEditDetection,
   protectedEditGate,
   tamperedGate,
@@ -150,7 +152,12 @@ export interface OriginalVerdict {
   rejected: boolean;
   summary?: VerificationSummary;
   /** A human must decide before the loop accepts. */
-  gate?: { reason: 'tampered_verification' | 'protected_edit' | 'unchecked_cheating'; title: string; details: string };
+  gate?: {
+    reason: 'tampered_verification' | 'protected_edit' | 'unchecked_cheating';
+    title: string;
+    details: string;
+    evidence?: GateEvidence;
+  };
   /** Why the loop accepts without a human although protected files changed (reverted, or allowed). */
   note?: string;
 }
@@ -168,6 +175,8 @@ export function originalVerdict(ctx: LoopContext, n: number, o: OriginalChecks):
     failureTail: o.error ? `could not re-run the original checks: ${o.error}` : r?.failureTail,
     diffPath: r?.diffPath,
     diffSummary: r?.diffSummary,
+    ...(r?.diff ? { diff: r.diff } : {}),
+    ...(r?.failure && !o.error ? { failure: r.failure } : {}),
   };
   const cheating = (r?.detections ?? []).filter((d) => d.verdict !== 'PASS');
   if (!summary.passed) {
@@ -175,7 +184,7 @@ export function originalVerdict(ctx: LoopContext, n: number, o: OriginalChecks):
       detections: [tamperedVerificationDetection(summary), ...cheating],
       rejected: true,
       summary,
-      gate: { reason: 'tampered_verification', ...tamperedGate(n, summary) },
+      gate: { reason: 'tampered_verification', ...tamperedGate(n, summary), evidence: gateEvidence(summary, true) },
     };
   }
   const detections: Detection[] = [...(r?.detections ?? [])];
@@ -189,7 +198,7 @@ export function originalVerdict(ctx: LoopContext, n: number, o: OriginalChecks):
       d.details += ` They were reverted (onProtectedEdit: revert): ${o.reverted.paths.join(', ')}.`;
       note = `${o.reverted.paths.length} protected change(s) reverted`;
     } else if (policy === 'allow') note = `${summary.protectedChanges.length} protected change(s) allowed`;
-    else gate = { reason: 'protected_edit', ...protectedEditGate(n, summary) };
+    else gate = { reason: 'protected_edit', ...protectedEditGate(n, summary), evidence: gateEvidence(summary, false) };
     detections.unshift(d);
   }
   const critical = cheating.filter((d) => d.verdict === 'BLOCK');
@@ -215,7 +224,7 @@ export async function verificationGate(
   g: Extract<Next, { kind: 'verification-gate' }>,
 ): Promise<LoopResult | undefined> {
   const { m } = ctx;
-  const d = await awaitHuman(ctx, g.reason, g.title, g.details);
+  const d = await awaitHuman(ctx, g.reason, g.title, g.details, g.evidence);
   const trackerRollback = g.trackerEscalated ? ctx.tracker?.onDecision(d.decision, g.n) : undefined;
   if (d.decision === 'abort')
     return finish(ctx, { status: 'aborted', reason: d.reason ?? `aborted at gate ${d.gateId}`, by: d.by });

@@ -1,5 +1,6 @@
 import { detection } from '../../../src/core/detections';
 import { adaptText, diagnose, shouldEscalate, strategyFor } from '../../../src/core/pdare';
+import { tamperedVerificationDetection } from '../../../src/core/verification/messages';
 import type { Diagnosis, IterationFingerprint } from '../../../src/core/anti-laziness-types';
 
 const ctx = (o: Partial<Parameters<typeof diagnose>[1]> = {}): Parameters<typeof diagnose>[1] => ({
@@ -27,6 +28,30 @@ describe('diagnose', () => {
       expect(d).toMatchObject({ cause: 'reward_hacking' });
       expect(d.confidence).toBeGreaterThanOrEqual(0.9);
     },
+  );
+
+  it('diagnoses the tampering verification finds as reward hacking (block and escalate, as seed 001 says)', () => {
+    const tampered = tamperedVerificationDetection({
+      passed: false,
+      ran: true,
+      protectedChanges: [{ path: 'test/sum.test.js', change: 'modified', kind: 'test' }],
+      failure: {
+        runner: 'node-assert',
+        headline: 'AssertionError [ERR_ASSERTION]: sum(1,5) should be 6 / 5 !== 6',
+        excerpt: 'AssertionError [ERR_ASSERTION]: sum(1,5) should be 6',
+      },
+    });
+    const d = diagnose([tampered], ctx());
+    expect(d.cause).toBe('reward_hacking');
+    expect(d.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(d.evidence[0]).toContain('tampered_verification (critical)');
+    expect(strategyFor(d)).toBe('block');
+    expect(shouldEscalate([tampered], 0, { maxRetries: 3, escalateOnCritical: true }).escalate).toBe(true);
+  });
+
+  it.each(['special_cased_test_input', 'test_only_switch', 'mock_of_subject'])(
+    'diagnoses the unchecked cheat %s as reward hacking',
+    (type) => expect(diagnose([detection(type, 'critical', 'x')], ctx()).cause).toBe('reward_hacking'),
   );
 
   it('gives reward hacking less confidence when only warnings (ts suppression) were found', () => {

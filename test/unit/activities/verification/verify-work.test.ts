@@ -131,6 +131,11 @@ describe.each(['git', 'dir'] as const)('verifyWork in a %s workspace', (kind) =>
     expect(r.failureTail).toContain('hello.txt is missing');
     expect(fs.readFileSync(r.diffPath!, 'utf8')).toContain('+console.log("ok");');
     expect(r.diffSummary).toMatch(/^test\/run\.js \| \+1 -\d+/);
+    // The gate's evidence: the diff per file and hunk, and the failure from its first error line.
+    expect(r.diff).toMatchObject({ path: r.diffPath, files: [{ path: 'test/run.js', change: 'modified', added: 1 }] });
+    expect(r.diff!.files[0].hunks[0].lines).toContain('+console.log("ok");');
+    expect(r.failure?.headline).toContain('hello.txt is missing');
+    expect(r.failure?.path).toBe(r.check?.outputPath);
     // The tree is gone, the workspace and its dependencies are as the agent left them.
     expect(tmpTrees()).toEqual(before);
     expect(fs.readFileSync(path.join(dir, 'test/run.js'), 'utf8')).toBe('console.log("ok");\n');
