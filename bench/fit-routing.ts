@@ -147,8 +147,7 @@ async function main(): Promise<void> {
   const body =
     "/**\n * The routing model's fitted weights: written by bench/fit-routing.ts (`npm run fit:routing`), not by hand.\n" +
     ' * Weights fitted on the training split, temperature chosen on the calibration split (see ./model.ts).\n */\n' +
-    "import type { RoutingModelWeights } from './model';\n\n" +
-    `export const ROUTING_MODEL_WEIGHTS: RoutingModelWeights = ${JSON.stringify(
+    `export const ROUTING_MODEL_WEIGHTS = ${JSON.stringify(
       {
         domainFeatures: DOMAIN_FEATURES,
         domain: w.map(r4),

@@ -31,10 +31,14 @@ export const ProfileFrontMatter = z
       .strict()
       .default({}),
     model: z.string().min(1).optional(),
-    /** Budget of the specialist: iterations it may run in a row, and spend. */
+    /**
+     * Budget of the specialist in one loop: iterations, tokens (input + output, as the agent reports them) and cost
+     * in USD. Reaching any of them hands back to the base agent, with the reason in the routing log.
+     */
     budget: z
       .object({
         iterations: z.number().int().positive().optional(),
+        tokens: z.number().int().positive().optional(),
         costUsd: z.number().positive().optional(),
       })
       .strict()

@@ -18,6 +18,8 @@ export const RoutingEvents = {
   switch: 'switch',
   /** An operator forced an agent (`ralph route <id> --agent`): `suggested` is what routing had chosen. */
   override: 'override',
+  /** A routed agent reached its profile's budget and handed back to the base agent (`from`, `reason`). */
+  budget_exhausted: 'budget_exhausted',
   breaker_open: 'breaker_open',
   breaker_closed: 'breaker_closed',
 } as const;

@@ -2,9 +2,7 @@
  * The routing model's fitted weights: written by bench/fit-routing.ts (`npm run fit:routing`), not by hand.
  * Weights fitted on the training split, temperature chosen on the calibration split (see ./model.ts).
  */
-import type { RoutingModelWeights } from './model';
-
-export const ROUTING_MODEL_WEIGHTS: RoutingModelWeights = {
+export const ROUTING_MODEL_WEIGHTS = {
   domainFeatures: ['log_score', 'share', 'margin', 'strong', 'profile', 'top', 'lead'],
   domain: [0.8869, 0.0908, 0.607, 1.3052, 0.0693, 0.3313, 0.9097],
   generalFeatures: ['bias', 'log_best', 'log_total', 'domains', 'log_words', 'terms'],

@@ -11,7 +11,7 @@
  * softmaxed. The weights are fitted by bench/fit-routing.ts on the training split, the temperature chosen on the
  * calibration split; both are committed in ./model-weights.ts. Pure and deterministic.
  */
-import { ROUTING_MODEL_WEIGHTS } from './model-weights';
+import { ROUTING_MODEL_WEIGHTS as FITTED } from './model-weights';
 
 /** What the keyword pass found in a text: the model's only input. */
 export interface RoutingEvidence {
@@ -42,6 +42,9 @@ export interface RoutingModelWeights {
   /** How and on what the weights were fitted (for the record; not used to classify). */
   fitted: Record<string, unknown>;
 }
+
+/** The committed weights (./model-weights.ts, written by bench/fit-routing.ts), checked against the type. */
+export const ROUTING_MODEL_WEIGHTS: RoutingModelWeights = FITTED;
 
 /** Names of a candidate domain's features. */
 export const DOMAIN_FEATURES = ['log_score', 'share', 'margin', 'strong', 'profile', 'top', 'lead'] as const;
