@@ -222,6 +222,8 @@ const forms = (t: string): string[] => {
 const strength = (score: number): number => 1 - Math.exp(-score / 2.4);
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+/** A probability in thousandths, never shown as certain (0 or 1): 0.001-0.999. */
+const prob3 = (x: number): number => Math.min(0.999, Math.max(0.001, round3(x)));
 
 /** What the keyword pass found: the model's evidence plus what `why` and the profile choice need. */
 export interface KeywordPass extends RoutingEvidence {
@@ -339,8 +341,8 @@ export function classify(
   if (model === 'calibrated') {
     const p = routingProbabilities(k);
     confidences = {};
-    for (const [d] of ranked) confidences[d] = round3(p.domains.get(d) ?? 0);
-    general = round3(p.general);
+    for (const [d] of ranked) confidences[d] = prob3(p.domains.get(d) ?? 0);
+    general = prob3(p.general);
     // The primary domain is the most probable one (ties: the higher keyword score, then the name).
     ranked.sort((a, b) => confidences[b[0]] - confidences[a[0]] || b[1] - a[1] || a[0].localeCompare(b[0]));
   } else confidences = keywordConfidences(ranked);
