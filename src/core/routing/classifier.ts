@@ -6,7 +6,7 @@
  * Why keywords: the design wants classification under 10 ms with no service to go down; weighted keywords are
  * explainable (`why` lists every match) and accurate enough on our labelled set (bench:routing).
  */
-import { routingProbabilities, type RoutingEvidence } from './model';
+import { ROUTING_MODEL_WEIGHTS, routingProbabilities, type RoutingEvidence } from './model';
 import {
   COMPLEXITY_TERMS,
   COMPLEXITY_TERMS_V2,
@@ -147,6 +147,7 @@ export function normalizeText(s: string): string {
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
   model: ConfidenceModel = 'calibrated',
+  learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
   const words = new Map<string, DomainHit[]>();
@@ -172,6 +173,11 @@ export function buildRoutingIndex(
     domains.add(domain);
     for (const k of kws) add(k.term, { domain, weight: k.weight });
   }
+  // The calibrated model's learned keywords (words that marked one domain in the training split), weight 1, where
+  // the vocabulary does not already score the word.
+  if (model === 'calibrated')
+    for (const [domain, terms] of Object.entries(learned))
+      for (const t of terms) if (!words.has(t) && !phrases.has(t)) add(t, { domain, weight: LEARNED_WEIGHT });
   const profilesByDomain = new Map<string, { name: string; terms: Set<string> }[]>();
   for (const p of [...profiles].sort((a, b) => a.name.localeCompare(b.name))) {
     const domain = canonicalDomain(p.domain);
@@ -289,6 +295,9 @@ export function keywordPass(text: string, index: RoutingIndex = DEFAULT_INDEX): 
   }
   return { scores, strong, profileScores, lead, words, terms, matched, profileHits, complexityTerms };
 }
+
+/** Weight of a learned keyword (a weak hint). */
+const LEARNED_WEIGHT = 1;
 
 /** A text this long or longer counts its jargon for complexity ("Fix XSS" stays a small task). */
 const JARGON_MIN_WORDS = 6;

@@ -8,8 +8,8 @@
  * among the first words), so a
  * domain a profile defines (`dns`) is scored like a built-in one; `general`'s logit is its own weights times features
  * of the whole text (how much evidence there is at all, length). The logits are divided by a temperature and
- * softmaxed. The weights are fitted by bench/fit-routing.ts on the training split, the temperature chosen on the
- * calibration split; both are committed in ./model-weights.ts. Pure and deterministic.
+ * softmaxed. The weights are fitted by bench/fit-routing.ts on the training split; the temperature and an offset of
+ * `general`'s logit are chosen on the calibration split; all are committed in ./model-weights.ts. Pure and deterministic.
  */
 import { ROUTING_MODEL_WEIGHTS as FITTED } from './model-weights';
 
@@ -39,6 +39,16 @@ export interface RoutingModelWeights {
   general: readonly number[];
   /** Softmax temperature chosen on the calibration split (logits are divided by it). */
   temperature: number;
+  /**
+   * Added to `general`'s logit, chosen on the calibration split with the temperature: the prior of "no specialist"
+   * on text the vocabulary was not grown on (training text matches more keywords than new text does).
+   */
+  generalOffset: number;
+  /**
+   * Learned keywords per domain: words that marked that domain in the training split (see bench/fit-routing.ts),
+   * added to the vocabulary with weight 1 where it does not score them already.
+   */
+  learned: Readonly<Record<string, readonly string[]>>;
   /** How and on what the weights were fitted (for the record; not used to classify). */
   fitted: Record<string, unknown>;
 }
@@ -88,7 +98,7 @@ const dot = (w: readonly number[], f: readonly number[]): number => {
 /** Logits before the temperature: each candidate domain's, and `general`'s. */
 export function routingLogits(
   e: RoutingEvidence,
-  w: Pick<RoutingModelWeights, 'domain' | 'general'> = ROUTING_MODEL_WEIGHTS,
+  w: Pick<RoutingModelWeights, 'domain' | 'general'> & { generalOffset?: number } = ROUTING_MODEL_WEIGHTS,
 ): { domains: Map<string, number>; general: number } {
   let total = 0;
   let best = 0;
@@ -98,7 +108,7 @@ export function routingLogits(
   }
   const domains = new Map<string, number>();
   for (const d of [...e.scores.keys()].sort()) domains.set(d, dot(w.domain, domainFeatures(e, d, total, best)));
-  return { domains, general: dot(w.general, generalFeatures(e, total, best)) };
+  return { domains, general: dot(w.general, generalFeatures(e, total, best)) + (w.generalOffset ?? 0) };
 }
 
 /** Softmax of logits divided by `temperature` (max-shifted for stability). */
@@ -114,7 +124,7 @@ export function softmax(logits: readonly number[], temperature = 1): number[] {
 /** Calibrated probability of every candidate domain and of `general` (they sum to 1). */
 export function routingProbabilities(
   e: RoutingEvidence,
-  w: Pick<RoutingModelWeights, 'domain' | 'general' | 'temperature'> = ROUTING_MODEL_WEIGHTS,
+  w: Pick<RoutingModelWeights, 'domain' | 'general' | 'temperature' | 'generalOffset'> = ROUTING_MODEL_WEIGHTS,
 ): { domains: Map<string, number>; general: number } {
   const l = routingLogits(e, w);
   const names = [...l.domains.keys()];
