@@ -16,6 +16,9 @@ import {
   type WeightedKeyword,
 } from './vocabulary';
 
+/** Weight of a learned keyword (a weak hint). */
+const LEARNED_WEIGHT = 1;
+
 /** Routing thresholds and limits; every field has a default in {@link ROUTING_DEFAULTS}. */
 export interface RoutingRules {
   /** Route only when the primary domain's confidence is above this. */
@@ -295,9 +298,6 @@ export function keywordPass(text: string, index: RoutingIndex = DEFAULT_INDEX): 
   }
   return { scores, strong, profileScores, lead, words, terms, matched, profileHits, complexityTerms };
 }
-
-/** Weight of a learned keyword (a weak hint). */
-const LEARNED_WEIGHT = 1;
 
 /** A text this long or longer counts its jargon for complexity ("Fix XSS" stays a small task). */
 const JARGON_MIN_WORDS = 6;
