@@ -26,9 +26,9 @@ import {
   type RoutingIndex,
 } from '../src/core/routing';
 
-interface Labelled {
-  tasks: { label: string; text: string }[];
-}
+import type { Labelled } from './routing-eval';
+
+export type { Labelled } from './routing-eval';
 
 /** One training example: each candidate domain's features, general's features, and the target's position. */
 interface Example {

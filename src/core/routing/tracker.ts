@@ -290,7 +290,7 @@ export class RoutingTracker {
     } else if (!s.agent) {
       d = c.route
         ? this.isExhausted(c.profile)
-          ? { reason: 'budget_exhausted', classification: c }
+          ? { agent: undefined, reason: 'budget_exhausted', classification: c }
           : { agent: c.profile, reason: 'routed', classification: c }
         : { reason: 'not_routed', classification: c };
       if (d.agent) {
