@@ -40,6 +40,7 @@ import {
 import { buildPrompt } from '../src/core/prompt';
 import { evaluateSplit, reliabilityLines, type Labelled } from './routing-eval';
 import { percentile, writeResult } from './stats';
+import { finishBench, type Verdicts } from './verdict';
 
 const TEXTS = Number(process.env.BENCH_TEXTS ?? 10_000);
 
@@ -250,8 +251,8 @@ async function main(): Promise<void> {
       reduction: +(1 - routedChars / allChars).toFixed(3),
     },
   };
-  const misses = targetMisses(result);
-  const out = writeResult('routing', { ...result, misses });
+  const verdicts = targets(result);
+  const out = writeResult('routing', { ...result, targets: verdicts });
   const c = result.classification.latencyMs;
   const a = result.accuracy;
   const split = (name: string, f: typeof a.train): string[] => [
@@ -271,32 +272,28 @@ async function main(): Promise<void> {
       ...a.heldout.wrong.map((w) => `  ${w}`),
       `prompt: routed ${result.promptSize.meanRoutedChars} chars vs all profiles ${result.promptSize.meanAllProfilesChars} ` +
         `(${Math.round(result.promptSize.reduction * 100)}% smaller)`,
-      misses.length ? `MISSED: ${misses.join('; ')}` : 'all targets met',
       `→ ${out}`,
     ].join('\n'),
   );
-  if (misses.length) process.exitCode = 1;
+  finishBench('routing', verdicts);
 }
 
-/** The targets a result misses, in words. */
-function targetMisses(r: {
+/** The bench's targets: met or missed. */
+function targets(r: {
   classification: { latencyMs: { p95: number } };
   sessionState: { writeMs: { p95: number }; readMs: { p95: number } };
   profileLoad: { latencyMs: { p95: number } };
   handoffOverhead: { latencyMs: { p95: number } };
   accuracy: { heldout: { accuracy: number; routedGeneral: number } };
-}): string[] {
-  const out: string[] = [];
-  if (!(r.classification.latencyMs.p95 < 5))
-    out.push(`classification p95 ${r.classification.latencyMs.p95} ms >= 5 ms`);
-  if (!(r.sessionState.writeMs.p95 < 5 && r.sessionState.readMs.p95 < 5)) out.push('session state p95 >= 5 ms');
-  if (!(r.profileLoad.latencyMs.p95 < 1000)) out.push('profile load p95 >= 1 s');
-  if (!(r.handoffOverhead.latencyMs.p95 < 100)) out.push('handoff overhead p95 >= 100 ms');
-  if (!(r.accuracy.heldout.accuracy >= 0.85))
-    out.push(`held-out accuracy ${(r.accuracy.heldout.accuracy * 100).toFixed(1)}% < 85%`);
-  if (r.accuracy.heldout.routedGeneral > 0)
-    out.push(`${r.accuracy.heldout.routedGeneral} general held-out task(s) routed`);
-  return out;
+}): Verdicts {
+  return {
+    'classification p95 < 5 ms': r.classification.latencyMs.p95 < 5,
+    'session state write and read p95 < 5 ms': r.sessionState.writeMs.p95 < 5 && r.sessionState.readMs.p95 < 5,
+    'profile load p95 < 1 s': r.profileLoad.latencyMs.p95 < 1000,
+    'routing work per handoff p95 < 100 ms': r.handoffOverhead.latencyMs.p95 < 100,
+    'held-out: >= 85% of the tasks that should route routed to the right domain': r.accuracy.heldout.accuracy >= 0.85,
+    'held-out: 0 general tasks routed': r.accuracy.heldout.routedGeneral === 0,
+  };
 }
 
 main().catch((e) => {
