@@ -298,7 +298,8 @@ describe('automatic routing in ralphLoop', () => {
       profile,
       fs.readFileSync(profile, 'utf8').replace('adapter: scripted', 'adapter: scripted\nbudget: { tokens: 1000 }'),
     );
-    const { id, s } = await run(ws, SECURITY_TASK, { maxIterations: 4 });
+    const { id, s } = await run(ws, SECURITY_TASK, { maxIterations: 4 }, 'routing-budget');
+    await recordHistory(h, id, 'routing-budget');
     expect(s.result).toMatchObject({ status: 'accepted', iterations: 2 });
     expect(fs.readFileSync(path.join(ws, 'done.txt'), 'utf8')).toBe('base');
     expect(promptOf(ws, id, 1)).toContain('SECURITY-INSTRUCTIONS');
