@@ -39,12 +39,17 @@ export const ProfileFrontMatter = z
       .default({}),
     /** Model name passed to the agent CLI (default: the loop's). */
     model: z.string().min(1).optional(),
-    /** Budget of the specialist: iterations it may run in a row, and spend. */
+    /**
+     * Budget of the specialist in one loop: iterations, tokens (input + output, as the agent reports them) and cost
+     * in USD. Reaching any of them hands back to the base agent, with the reason in the routing log.
+     */
     budget: z
       .object({
-        /** Iterations in a row (parsed and loaded; not enforced yet). */
+        /** Iterations the specialist may run in the loop. */
         iterations: z.number().int().positive().optional(),
-        /** Spend in US dollars (parsed and loaded; not enforced yet). */
+        /** Tokens (input + output, as the agent reports them) the specialist may use in the loop. */
+        tokens: z.number().int().positive().optional(),
+        /** Spend in US dollars the specialist may use in the loop. */
         costUsd: z.number().positive().optional(),
       })
       .strict()

@@ -37,6 +37,21 @@ const SLOW = 300_000;
 
 describe('every bench completes at tiny sizes and writes its results', () => {
   it(
+    'bench:routing: the three splits, their reliability tables and latency',
+    async () => {
+      const r = await bench('routing', 'routing', { BENCH_TEXTS: '500' });
+      const a = r.accuracy as Record<string, { tasks: number; shouldRoute: number; reliability: { rows: unknown[] } }>;
+      for (const s of ['train', 'calibration', 'heldout']) {
+        expect(a[s].tasks).toBeGreaterThan(50);
+        expect(a[s].reliability.rows).toHaveLength(6);
+      }
+      expect(a.train.tasks + a.calibration.tasks + a.heldout.tasks).toBeGreaterThanOrEqual(300 + 159);
+      expect(r).toMatchObject({ classification: { texts: 500 }, targets: expect.any(Object) });
+    },
+    SLOW,
+  );
+
+  it(
     'bench:floor',
     async () => {
       const r = await bench('floor', 'floor', { BENCH_ITERATIONS: '5' });

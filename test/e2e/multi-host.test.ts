@@ -129,6 +129,32 @@ describe('workers on many hosts', () => {
     }
   });
 
+  it("runs routing's activities (profiles, session, log) on the loop's host too", async () => {
+    const ws = workspaceIn(rootA, 'routed', { default: [{ write: 'done.txt', content: 'base' }] });
+    fs.mkdirSync(path.join(ws, '.ralph', 'agents'), { recursive: true });
+    fs.mkdirSync(path.join(ws, '.scripts'));
+    fs.writeFileSync(
+      path.join(ws, '.ralph', 'agents', 'security_specialist.md'),
+      '---\ndomain: security\nadapter: scripted\noptions: { script: .scripts/sec.json }\n---\nSECURITY-INSTRUCTIONS\n',
+    );
+    fs.writeFileSync(
+      path.join(ws, '.scripts', 'sec.json'),
+      JSON.stringify({ default: [{ write: 'done.txt', content: 'specialist' }] }),
+    );
+    const prompt = 'Review this Python code for security issues and fix any injection vulnerabilities you find';
+    const id = await h.startLoop(scriptedLoop(ws, { host: 'A', prompt }));
+    expect(await h.result(id)).toMatchObject({ status: 'accepted', iterations: 1 });
+    expect(fs.readFileSync(path.join(ws, 'done.txt'), 'utf8')).toBe('specialist');
+    const rows = await activityRows(h, id);
+    const types = rows.map((r) => r.type);
+    for (const t of ['startRouting', 'loadAgentProfile', 'recordRouting']) expect(types).toContain(t);
+    for (const r of rows) {
+      expect({ type: r.type, queue: r.queue }).toEqual({ type: r.type, queue: `${h.taskQueue}@A` });
+      expect(r.identity).toMatch(/^ralph@A\//);
+    }
+    expect(fs.existsSync(path.join(ws, '.ralph', 'loops', id, 'routing', 'log.jsonl'))).toBe(true);
+  });
+
   it("makes a host's loops wait while its worker is gone (status says so), other hosts' loops go on, and resumes on restart with nothing lost or counted twice", async () => {
     const slow: AgentScript = {
       iterations: [

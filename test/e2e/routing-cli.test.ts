@@ -36,6 +36,30 @@ describe('ralph route explain', () => {
     expect(JSON.parse(j.stdout)).toMatchObject({ domain: 'security', route: true, agent: 'security_specialist' });
   });
 
+  it('shows the calibrated probability of every domain and which threshold decided', async () => {
+    const text = 'Review this Python code for security issues and fix any injection vulnerabilities';
+    const r = await ralph(['route', 'explain', text, '--profiles', PROFILES]);
+    expect(r.stdout).toMatch(/probability\s+0\.\d+ \(calibrated: right this often\)/);
+    expect(r.stdout).toMatch(
+      /decided by\s+routed: probability 0\.\d+ > minConfidence 0\.7 and complexity \d+ > minComplexity 3/,
+    );
+    expect(r.stdout).toMatch(/DOMAIN\s+PROBABILITY\s+MATCHED/);
+    expect(r.stdout).toMatch(/security\s+0\.\d+\s+review, security, (\w+, )*injection, vulnerabilities/);
+    expect(r.stdout).toMatch(/general \(no specialist\)\s+0\.\d+/);
+    const j = JSON.parse((await ralph(['route', 'explain', text, '--profiles', PROFILES, '--json'])).stdout);
+    expect(j).toMatchObject({ model: 'calibrated', decidedBy: 'routed' });
+    // The probabilities of the domains and of no specialist add up to 1.
+    const sum = Object.values(j.confidences as Record<string, number>).reduce((a, b) => a + b, 0) + j.general;
+    expect(Math.abs(sum - 1)).toBeLessThan(0.01);
+    // A short task: the complexity threshold decides, with the numbers.
+    const short = await ralph(['route', 'explain', 'Fix XSS', '--profiles', PROFILES]);
+    expect(short.stdout).toMatch(/decided by\s+minComplexity: complexity 3 is not above 3/);
+    expect(short.stdout).toMatch(/agent\s+base \(base agent\)/);
+    // A raised confidence threshold: the confidence threshold decides.
+    const high = await ralph(['route', 'explain', text, '--profiles', PROFILES, '--min-confidence', '0.9999']);
+    expect(high.stdout).toMatch(/decided by\s+minConfidence: probability 0\.\d+ is not above 0\.9999/);
+  });
+
   it('keeps a general task with the base agent', async () => {
     const j = await ralph(['route', 'explain', "What's the weather?", '--profiles', PROFILES, '--json']);
     expect(JSON.parse(j.stdout)).toMatchObject({ domain: 'general', route: false, agent: 'base', confidence: 0 });
@@ -70,6 +94,43 @@ describe('ralph routing stats', () => {
     expect(r.stderr).toMatch(/1 unreadable line/);
     const j = JSON.parse((await ralph(['routing', 'stats', '--state-dir', dir, '--json'])).stdout);
     expect(j).toMatchObject({ tasks: 1, loads: 2, loadSuccessRate: 0.5, loadErrors: { not_found: 1 }, skipped: 1 });
+  });
+
+  it('prints the reliability table of the confidence against human overrides', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-stats-'));
+    const log = path.join(dir, 'loops', 'l2', 'routing', 'log.jsonl');
+    fs.mkdirSync(path.dirname(log), { recursive: true });
+    const at = '2026-01-01T00:00:00Z';
+    const d = (iteration: number, confidence: number) => ({
+      at,
+      event: 'decision',
+      loopId: 'l2',
+      iteration,
+      domain: 'security',
+      confidence,
+      suggested: 'sec',
+      chosen: 'sec',
+    });
+    const lines = [
+      d(1, 0.75),
+      d(2, 0.78),
+      // An operator replaced iteration 3's suggestion: that decision was wrong.
+      { at, event: 'override', loopId: 'l2', iteration: 3, suggested: 'sec', chosen: 'sre', reason: 'wrong' },
+      { ...d(3, 0.72), chosen: 'sre' },
+      d(4, 0.95),
+      // Not routed: not in the table.
+      { at, event: 'decision', loopId: 'l2', iteration: 5, domain: 'docs', confidence: 0.4 },
+    ];
+    fs.writeFileSync(log, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const r = await ralph(['routing', 'stats', '--state-dir', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Reliability vs human overrides \(4 routed decision\(s\), 1 overridden/);
+    expect(r.stdout).toMatch(/CONFIDENCE\s+DECISIONS\s+OVERRIDDEN\s+RIGHT\s+MEAN CONFIDENCE/);
+    expect(r.stdout).toMatch(/0\.7-0\.8\s+3\s+1\s+66\.7%\s+0\.750/);
+    expect(r.stdout).toMatch(/0\.9-1\.0\s+1\s+0\s+100%\s+0\.950/);
+    const j = JSON.parse((await ralph(['routing', 'stats', '--state-dir', dir, '--json'])).stdout);
+    expect(j.reliability).toMatchObject({ decisions: 4, overridden: 1 });
+    expect(j.reliability.rows.find((x: { from: number }) => x.from === 0.7)).toMatchObject({ n: 3, right: 2 });
   });
 
   it('fails clearly without logs', async () => {

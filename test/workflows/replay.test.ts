@@ -26,6 +26,9 @@ describe('ralphLoop replay', () => {
         'project-block-unblock.json',
         // Automatic routing (patch routing-v1): a dns → cloud_architect → security handoff chain.
         'routing-handoff-chain.json',
+        // Routing v2 (patch routing-v2-calibrated): the calibrated model, and a profile budget that hands back to
+        // the base agent.
+        'routing-budget.json',
         // Fused iterations (patch fused-iteration-v1): detection pass and check inside the agent's activity; one
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',

@@ -281,6 +281,45 @@ describe('automatic routing in ralphLoop', () => {
     expect(routingLog(ws, id).find((e) => e.event === 'handoff')!.reason).toMatch(/2 secret\(s\) redacted/);
   });
 
+  it("hands back to the base agent when a routed agent reaches its profile's token budget, logging why", async () => {
+    // The specialist reports 1,200 tokens per run and never finishes; its budget is 1,000 tokens. The base agent
+    // finishes. Without enforcement the specialist would run every iteration until maxIterations.
+    const ws = workspace({
+      security_specialist: {
+        ...SECURITY,
+        steps: [
+          { usage: { inputTokens: 800, outputTokens: 400, costUsd: 0.01 } },
+          { write: 'notes.txt', content: 'x' },
+        ],
+      },
+    });
+    const profile = path.join(ws, '.ralph', 'agents', 'security_specialist.md');
+    fs.writeFileSync(
+      profile,
+      fs.readFileSync(profile, 'utf8').replace('adapter: scripted', 'adapter: scripted\nbudget: { tokens: 1000 }'),
+    );
+    const { id, s } = await run(ws, SECURITY_TASK, { maxIterations: 4 }, 'routing-budget');
+    await recordHistory(h, id, 'routing-budget');
+    expect(s.result).toMatchObject({ status: 'accepted', iterations: 2 });
+    expect(fs.readFileSync(path.join(ws, 'done.txt'), 'utf8')).toBe('base');
+    expect(promptOf(ws, id, 1)).toContain('SECURITY-INSTRUCTIONS');
+    expect(promptOf(ws, id, 2)).not.toContain('SECURITY-INSTRUCTIONS');
+    const log = routingLog(ws, id);
+    const spent = log.find((e) => e.event === 'budget_exhausted');
+    expect(spent).toMatchObject({ iteration: 1, from: 'security_specialist', level: 'warning' });
+    expect(spent!.reason).toContain('tokens 1200 of 1000');
+    expect(spent!.reason).toContain('back to the base agent');
+    const decisions = log.filter((e) => e.event === 'decision');
+    expect(decisions.map((d) => [d.iteration, d.chosen ?? 'base', d.reason])).toEqual([
+      [1, 'security_specialist', 'routed'],
+      [2, 'base', 'budget_exhausted'],
+    ]);
+    // The classifier still suggests the specialist; the budget, not the classifier, sent the base agent.
+    expect(decisions[1].suggested).toBe('security_specialist');
+    expect(s.routing).toMatchObject({ exhausted: ['security_specialist'] });
+    expect(s.routing!.spend!.security_specialist).toEqual({ iterations: 1, tokens: 1200, costUsd: 0.01 });
+  });
+
   it('changes nothing for a loop without profiles', async () => {
     const ws = tempWorkspace({ 'check.js': checkFileExists('done.txt') }, { default: done });
     const { id, s } = await run(ws, SECURITY_TASK);

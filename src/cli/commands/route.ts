@@ -1,6 +1,7 @@
 /**
- * `ralph route explain "<task text>" [--profiles dir] [--json]`: how routing classifies a text (domain, confidence,
- * complexity, chosen profile, why) without a server. `ralph route <loop-id> --agent <name>`: force an agent profile on
+ * `ralph route explain "<task text>" [--profiles dir] [--json]`: how routing classifies a text (domain, calibrated
+ * probability of every domain and of no specialist, complexity, which threshold decided, chosen profile, why) without
+ * a server. `ralph route <loop-id> --agent <name>`: force an agent profile on
  * a running loop (the `route` signal; `--agent base` forces the base agent). A project's task loops are routed by
  * their own ids.
  */
@@ -57,6 +58,48 @@ export async function explainRoute(
   };
 }
 
+/** Which threshold decided, in words. */
+export function decidedLine(e: Classification, rules: { minConfidence: number; minComplexity: number }): string {
+  switch (e.decidedBy) {
+    case 'routed':
+      return `routed: probability ${e.confidence} > minConfidence ${rules.minConfidence} and complexity ${e.complexity} > minComplexity ${rules.minComplexity}`;
+    case 'minConfidence':
+      return `minConfidence: probability ${e.confidence} is not above ${rules.minConfidence}`;
+    case 'minComplexity':
+      return `minComplexity: complexity ${e.complexity} is not above ${rules.minComplexity}`;
+    case 'no_profile':
+      return `no profile serves domain ${e.domain}`;
+    default:
+      return 'no domain keyword matched';
+  }
+}
+
+/** `ralph route explain`'s text: the verdict, which threshold decided, why, and the probability of every domain. */
+export function explanationLines(
+  e: RouteExplanation,
+  rules: { minConfidence: number; minComplexity: number },
+): string[] {
+  const calibrated = e.model === 'calibrated';
+  const out = [
+    `domain       ${e.domain}`,
+    `${calibrated ? 'probability' : 'confidence '}  ${e.confidence}${calibrated ? ' (calibrated: right this often)' : ''}`,
+    `complexity   ${e.complexity}`,
+    `decided by   ${decidedLine(e, rules)}`,
+    `agent        ${e.agent}${e.route ? ' (routed)' : ' (base agent)'}`,
+    'why',
+    ...e.why.map((w) => `  - ${w}`),
+  ];
+  const rows: (string | number)[][] = Object.entries(e.confidences)
+    .sort((a, b) => b[1] - a[1])
+    .map(([d, c]) => [d, c, (e.matched[d] ?? []).join(', ')]);
+  if (e.general !== undefined && rows.length) rows.push(['general (no specialist)', e.general, '']);
+  if (rows.length) {
+    out.push('');
+    for (const l of table(['DOMAIN', calibrated ? 'PROBABILITY' : 'CONFIDENCE', 'MATCHED'], rows)) out.push(`  ${l}`);
+  }
+  return out;
+}
+
 /** Registers `ralph route`. */
 export function routeCommand(program: Command): Command {
   const route = program
@@ -89,7 +132,10 @@ export function routeCommand(program: Command): Command {
     );
   route
     .command('explain <text>')
-    .description('classify a task text: domain, confidence, complexity, the profile that would run, and why')
+    .description(
+      'classify a task text: the calibrated probability of each domain, complexity, which threshold decided, the ' +
+        'profile that would run, and why',
+    )
     .option('--profiles <dir>', `the profiles folder (default ./${DEFAULT_PROFILES_DIR})`)
     .option('--min-confidence <x>', `route above this confidence (default ${ROUTING_DEFAULTS.minConfidence})`)
     .option('--min-complexity <n>', `route above this complexity (default ${ROUTING_DEFAULTS.minComplexity})`)
@@ -104,19 +150,7 @@ export function routeCommand(program: Command): Command {
           ctx.out.note(
             `note: no profiles in ${path.relative(process.cwd(), e.profilesDir) || '.'}: the base agent always runs`,
           );
-        ctx.out.line(`domain       ${e.domain}`);
-        ctx.out.line(`confidence   ${e.confidence}`);
-        ctx.out.line(`complexity   ${e.complexity}`);
-        ctx.out.line(`agent        ${e.agent}${e.route ? ' (routed)' : ' (base agent)'}`);
-        ctx.out.line('why');
-        for (const w of e.why) ctx.out.line(`  - ${w}`);
-        const rows = Object.entries(e.confidences)
-          .sort((a, b) => b[1] - a[1])
-          .map(([d, c]) => [d, c, (e.matched[d] ?? []).join(', ')]);
-        if (rows.length) {
-          ctx.out.line('');
-          for (const l of table(['DOMAIN', 'CONFIDENCE', 'MATCHED'], rows)) ctx.out.line(`  ${l}`);
-        }
+        for (const l of explanationLines(e, o)) ctx.out.line(l);
       }),
     );
   return route;

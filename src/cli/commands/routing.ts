@@ -1,14 +1,15 @@
 /**
  * `ralph routing stats [--state-dir dir] [--json]`: routing figures from the routing logs of every loop under the
  * state dir (`<stateDir>/loops/<id>/routing/log.jsonl`): agent load success rate, handoffs per task, domain switch
- * frequency, load latency p50/p95/p99, routing accuracy against overrides. No server needed.
+ * frequency, load latency p50/p95/p99, routing accuracy against overrides, budgets used up, and the reliability table
+ * of the confidence against human overrides. No server needed.
  */
 import path from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { readRoutingLogs } from '../../state/routing-files';
 import { RALPH_DIR } from '../../core/constants';
-import { routingStats } from '../../core/routing/log';
+import { routingStats, type RoutingStats } from '../../core/routing/log';
 import { CommandFailedError, runCommand, table } from '../run-command';
 
 /** Options of `ralph routing stats`. */
@@ -18,6 +19,27 @@ export const RoutingStatsOptions = z.object({
 });
 
 const pct = (x: number): string => `${Math.round(x * 1000) / 10}%`;
+
+/** The reliability table of routed decisions against human overrides, as text. */
+export function reliabilityLines(r: RoutingStats['reliability']): string[] {
+  const out = [
+    '',
+    `Reliability vs human overrides (${r.decisions} routed decision(s), ${r.overridden} overridden; ` +
+      `right = not replaced by an override)`,
+  ];
+  if (!r.decisions) return [...out, '  no routed decisions yet'];
+  const rows = r.rows.map((row) => [
+    `${row.from.toFixed(1)}-${row.to.toFixed(1)}`,
+    row.n,
+    row.n - row.right,
+    row.n ? pct(row.accuracy) : '-',
+    row.n ? row.meanConfidence.toFixed(3) : '-',
+  ]);
+  for (const l of table(['CONFIDENCE', 'DECISIONS', 'OVERRIDDEN', 'RIGHT', 'MEAN CONFIDENCE'], rows))
+    out.push(`  ${l}`);
+  out.push(`  expected calibration error ${r.ece}`);
+  return out;
+}
 
 /** Registers `ralph routing` and its `stats` subcommand. */
 export function routingCommand(program: Command): Command {
@@ -52,6 +74,7 @@ export function routingCommand(program: Command): Command {
         ctx.out.line(`  domain switches       ${s.switches} (${pct(s.switchFrequency)} of decisions)`);
         ctx.out.line(`  accuracy vs overrides ${pct(s.accuracy)} (${s.overrides} override(s))`);
         ctx.out.line(`  breaker opened        ${s.breakerOpened}×`);
+        ctx.out.line(`  budgets used up       ${s.budgetsExhausted}`);
         const errors = Object.entries(s.loadErrors);
         if (errors.length) ctx.out.line(`  load errors           ${errors.map(([r, n]) => `${r} ${n}`).join(', ')}`);
         if (s.byAgent.length) {
@@ -62,6 +85,7 @@ export function routingCommand(program: Command): Command {
           ))
             ctx.out.line(`  ${l}`);
         }
+        for (const l of reliabilityLines(s.reliability)) ctx.out.line(l);
       }),
     );
   return routing;

@@ -6,7 +6,18 @@
  * Why keywords: the design wants classification under 10 ms with no service to go down; weighted keywords are
  * explainable (`why` lists every match) and accurate enough on our labelled set (bench:routing).
  */
-import { BUILTIN_VOCABULARY, COMPLEXITY_TERMS, DOMAIN_ALIASES, Domains, type WeightedKeyword } from './vocabulary';
+import { ROUTING_MODEL_WEIGHTS, routingProbabilities, type RoutingEvidence } from './model';
+import {
+  COMPLEXITY_TERMS,
+  COMPLEXITY_TERMS_V2,
+  DOMAIN_ALIASES,
+  Domains,
+  builtinVocabulary,
+  type WeightedKeyword,
+} from './vocabulary';
+
+/** Weight of a learned keyword (a weak hint). */
+const LEARNED_WEIGHT = 1;
 
 /** Routing thresholds and limits; every field has a default in {@link ROUTING_DEFAULTS}. */
 export interface RoutingRules {
@@ -64,6 +75,8 @@ export interface ProfileKeywords {
 
 /** The compiled keyword index of a set of profiles: build once per loop, classify many times. */
 export interface RoutingIndex {
+  /** How confidences are computed, and with it the vocabulary (v1 for `keywords`, v1 + v2 for `calibrated`). */
+  model: ConfidenceModel;
   /** Multi-word terms, longest first, each with the domains it scores. */
   phrases: { phrase: string; hits: DomainHit[] }[];
   /** Single-word terms and the domains they score. */
@@ -86,7 +99,7 @@ interface DomainHit {
 export interface Classification {
   /** The primary domain: the best-scoring one, or `general` when nothing matched. */
   domain: string;
-  /** Confidence of the primary domain, 0-1 (0 for `general`). */
+  /** Confidence of the primary domain, 0-1 (0 for `general`): with the calibrated model, the probability it is right. */
   confidence: number;
   /** How much work the text describes, 1-10. */
   complexity: number;
@@ -96,6 +109,15 @@ export interface Classification {
   matched: Record<string, string[]>;
   /** Whether a specialist runs: confidence and complexity above the rules' thresholds, and a profile for the domain. */
   route: boolean;
+  /**
+   * The rule that decided: `routed` (every threshold passed), else the first that failed: `minConfidence`,
+   * `minComplexity`, `no_profile` (no profile serves the domain) or `no_match` (no keyword matched).
+   */
+  decidedBy: 'routed' | 'minConfidence' | 'minComplexity' | 'no_profile' | 'no_match';
+  /** How the confidence was computed. */
+  model: ConfidenceModel;
+  /** The calibrated probability that no specialist fits (`general`), with the calibrated model. */
+  general?: number;
   /** The profile chosen for the domain (even when `route` is false: what would run). */
   profile?: string;
   /** One clause per reason, for `ralph route explain` and the routing log. */
@@ -121,8 +143,15 @@ export function normalizeText(s: string): string {
     .trim();
 }
 
-/** Builds the keyword index of the built-in vocabulary plus `profiles`. */
-export function buildRoutingIndex(profiles: readonly ProfileKeywords[] = []): RoutingIndex {
+/**
+ * Builds the keyword index of the built-in vocabulary plus `profiles`. `model` picks the confidence and vocabulary:
+ * `calibrated` (default) or `keywords` (routing-v1, for loops recorded before the calibrated model).
+ */
+export function buildRoutingIndex(
+  profiles: readonly ProfileKeywords[] = [],
+  model: ConfidenceModel = 'calibrated',
+  learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
+): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
   const words = new Map<string, DomainHit[]>();
   const add = (term: string, hit: DomainHit): void => {
@@ -140,10 +169,18 @@ export function buildRoutingIndex(profiles: readonly ProfileKeywords[] = []): Ro
     into.set(t, hit.profile ? hits.filter((h) => h.profile || h.domain === hit.domain) : hits);
   };
   const domains = new Set<string>();
-  for (const [domain, kws] of Object.entries(BUILTIN_VOCABULARY) as [string, readonly WeightedKeyword[]][]) {
+  for (const [domain, kws] of Object.entries(builtinVocabulary(model === 'calibrated' ? 2 : 1)) as [
+    string,
+    readonly WeightedKeyword[],
+  ][]) {
     domains.add(domain);
     for (const k of kws) add(k.term, { domain, weight: k.weight });
   }
+  // The calibrated model's learned keywords (words that marked one domain in the training split), weight 1, where
+  // the vocabulary does not already score the word.
+  if (model === 'calibrated')
+    for (const [domain, terms] of Object.entries(learned))
+      for (const t of terms) if (!words.has(t) && !phrases.has(t)) add(t, { domain, weight: LEARNED_WEIGHT });
   const profilesByDomain = new Map<string, { name: string; terms: Set<string> }[]>();
   for (const p of [...profiles].sort((a, b) => a.name.localeCompare(b.name))) {
     const domain = canonicalDomain(p.domain);
@@ -163,12 +200,13 @@ export function buildRoutingIndex(profiles: readonly ProfileKeywords[] = []): Ro
   }
   const cPhrases: string[] = [];
   const cWords = new Set<string>();
-  for (const t of COMPLEXITY_TERMS) {
+  for (const t of model === 'calibrated' ? [...COMPLEXITY_TERMS, ...COMPLEXITY_TERMS_V2] : COMPLEXITY_TERMS) {
     const n = normalizeText(t);
     if (n.includes(' ')) cPhrases.push(n);
     else cWords.add(n);
   }
   return {
+    model,
     phrases: [...phrases.entries()]
       .sort((a, b) => b[0].length - a[0].length || a[0].localeCompare(b[0]))
       .map(([phrase, hits]) => ({ phrase, hits })),
@@ -193,34 +231,42 @@ const forms = (t: string): string[] => {
 const strength = (score: number): number => 1 - Math.exp(-score / 2.4);
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+/** A probability in thousandths, never shown as certain (0 or 1): 0.001-0.999. */
+const prob3 = (x: number): number => Math.min(0.999, Math.max(0.001, round3(x)));
+
+/** What the keyword pass found: the model's evidence plus what `why` and the profile choice need. */
+export interface KeywordPass extends RoutingEvidence {
+  matched: Record<string, string[]>;
+  profileHits: Map<string, number>;
+  complexityTerms: number;
+}
 
 /**
- * Classifies a task text.
- *
- * - A profile's keywords score only for profiles (the built-in domains lose them); each keyword counts once;
- *   multi-word keywords match first and use up their words (`sql injection` is security,
- *   not data's `sql`); a keyword matches its plural (`endpoints`).
- * - A domain's confidence is its score's strength (1 - e^(-score/2.4)) times its dominance over the runner-up
- *   (score / (score + runnerUp/2)): one weak word is not enough, and a text split between two domains is not routed.
- * - Complexity: 1 + length (one per 6 words, at most 4) + work words (implement, migrate, audit...: at most 3) + other
- *   domains with real evidence (at most 2), capped at 10.
- * - Routed when confidence > `minConfidence`, complexity > `minComplexity`, and a profile serves the domain.
+ * The keyword pass over a text. A profile's keywords score only for profiles (the built-in domains lose them); each
+ * keyword counts once; multi-word keywords match first and use up their words (`sql injection` is security, not
+ * data's `sql`); a keyword matches its plural (`endpoints`).
  */
-export function classify(
-  text: string,
-  index: RoutingIndex = DEFAULT_INDEX,
-  rules: Pick<RoutingRules, 'minConfidence' | 'minComplexity'> = ROUTING_DEFAULTS,
-): Classification {
+export function keywordPass(text: string, index: RoutingIndex = DEFAULT_INDEX): KeywordPass {
   let norm = ` ${normalizeText(text)} `;
   const words = norm.trim() ? norm.trim().split(' ').length : 0;
   const scores = new Map<string, number>();
+  const strong = new Map<string, number>();
+  const profileScores = new Map<string, number>();
+  const lead = new Map<string, number>();
   const matched: Record<string, string[]> = {};
   const profileHits = new Map<string, number>();
-  const hit = (term: string, hits: DomainHit[]): void => {
+  let terms = 0;
+  const hit = (term: string, hits: DomainHit[], at: number): void => {
+    terms++;
     for (const h of hits) {
       scores.set(h.domain, (scores.get(h.domain) ?? 0) + h.weight);
+      if (at < LEAD_WORDS) lead.set(h.domain, (lead.get(h.domain) ?? 0) + h.weight);
       (matched[h.domain] ??= []).push(term);
-      if (h.profile) profileHits.set(h.profile, (profileHits.get(h.profile) ?? 0) + h.weight);
+      if (h.weight >= 3) strong.set(h.domain, (strong.get(h.domain) ?? 0) + 1);
+      if (h.profile) {
+        profileHits.set(h.profile, (profileHits.get(h.profile) ?? 0) + h.weight);
+        profileScores.set(h.domain, (profileScores.get(h.domain) ?? 0) + h.weight);
+      }
     }
   };
   let complexityTerms = 0;
@@ -228,13 +274,16 @@ export function classify(
   for (const { phrase, hits } of index.phrases) {
     const at = norm.includes(` ${phrase} `) ? ` ${phrase} ` : norm.includes(` ${phrase}s `) ? ` ${phrase}s ` : '';
     if (!at) continue;
-    hit(phrase, hits);
+    hit(phrase, hits, wordsBefore(norm, norm.indexOf(at)));
     norm = norm.split(at).join(' | ');
   }
-  const tokens = norm.split(' ').filter((t) => t && t !== '|');
   const seen = new Set<string>();
   const cSeen = new Set<string>();
-  for (const tok of tokens) {
+  let pos = -1;
+  for (const tok of norm.split(' ')) {
+    if (!tok) continue;
+    pos++;
+    if (tok === '|') continue;
     for (const f of forms(tok)) {
       if (index.complexity.words.has(f) && !cSeen.has(f)) {
         cSeen.add(f);
@@ -243,51 +292,116 @@ export function classify(
       const hits = index.words.get(f);
       if (!hits || seen.has(f)) continue;
       seen.add(f);
-      hit(f, hits);
+      hit(f, hits, pos);
       break;
     }
   }
+  return { scores, strong, profileScores, lead, words, terms, matched, profileHits, complexityTerms };
+}
 
-  const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  const confidences: Record<string, number> = {};
+/** A text this long or longer counts its jargon for complexity ("Fix XSS" stays a small task). */
+const JARGON_MIN_WORDS = 6;
+
+/** Keywords in a text's first words say what the task is ("Write tests for the React hooks" is testing). */
+const LEAD_WORDS = 6;
+
+/** Words before character `i` of a normalized text (a matched phrase counts as one). */
+const wordsBefore = (norm: string, i: number): number => {
+  const before = norm.slice(0, i).trim();
+  return before ? before.split(' ').length : 0;
+};
+
+/** How a classification's confidence is computed: the calibrated model (default) or the keyword-ratio of routing-v1. */
+export type ConfidenceModel = 'calibrated' | 'keywords';
+
+/** The v1 confidence (before the calibrated model): strength (1 - e^(-score/2.4)) times dominance over the runner-up. */
+function keywordConfidences(ranked: [string, number][]): Record<string, number> {
+  const out: Record<string, number> = {};
   for (const [d, s] of ranked) {
     const rival = ranked.find(([o]) => o !== d)?.[1] ?? 0;
-    confidences[d] = round3(strength(s) * (s / (s + rival / 2)));
+    out[d] = round3(strength(s) * (s / (s + rival / 2)));
   }
-  const otherDomains = ranked.slice(1).filter(([, s]) => s >= 3).length;
+  return out;
+}
+
+/**
+ * Classifies a task text.
+ *
+ * - The keyword pass ({@link keywordPass}) scores every domain.
+ * - Confidence (`calibrated`, the default): the routing model's probability that the domain is the right one
+ *   (./model.ts: a softmax over the matched domains and `general`, fitted on labelled tasks and calibrated), so 0.7
+ *   means right about 70 % of the time. `keywords` is the v1 score, kept so loops recorded before it replay alike.
+ * - Complexity: 1 + length (one per 6 words, at most 4) + work words (implement, migrate, audit...: at most 3) + other
+ *   domains with real evidence (at most 2), capped at 10.
+ * - Routed when confidence > `minConfidence`, complexity > `minComplexity`, and a profile serves the domain;
+ *   `decidedBy` names the rule that decided.
+ */
+export function classify(
+  text: string,
+  index: RoutingIndex = DEFAULT_INDEX,
+  rules: Pick<RoutingRules, 'minConfidence' | 'minComplexity'> = ROUTING_DEFAULTS,
+): Classification {
+  const model = index.model;
+  const k = keywordPass(text, index);
+  const { matched, scores } = k;
+  const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  let confidences: Record<string, number>;
+  let general: number | undefined;
+  if (model === 'calibrated') {
+    const p = routingProbabilities(k);
+    confidences = {};
+    for (const [d] of ranked) confidences[d] = prob3(p.domains.get(d) ?? 0);
+    general = prob3(p.general);
+    // The primary domain is the most probable one (ties: the higher keyword score, then the name).
+    ranked.sort((a, b) => confidences[b[0]] - confidences[a[0]] || b[1] - a[1] || a[0].localeCompare(b[0]));
+  } else confidences = keywordConfidences(ranked);
+  const otherDomains = ranked.filter(([d, s]) => d !== ranked[0]?.[0] && s >= 3).length;
+  // The calibrated model also counts specialist jargon (distinct keywords that name a domain on their own): a short,
+  // jargon-dense issue title ("IDOR on GET /invoices/:id") is specialist work, a short plain one ("fix the bug") not.
+  let jargon = 0;
+  if (model === 'calibrated' && k.words >= JARGON_MIN_WORDS) for (const n of k.strong.values()) jargon += n;
   const complexity = Math.min(
     10,
-    1 + Math.min(4, Math.ceil(words / 6)) + Math.min(3, complexityTerms) + Math.min(2, otherDomains),
+    1 +
+      Math.min(4, Math.ceil(k.words / 6)) +
+      Math.min(3, k.complexityTerms) +
+      Math.min(2, otherDomains) +
+      Math.min(2, jargon),
   );
-
+  const base = { complexity, confidences, matched, model, ...(general !== undefined ? { general } : {}) };
   const why: string[] = [];
   if (!ranked.length) {
     why.push('no domain keyword matched: general');
-    return { domain: Domains.general, confidence: 0, complexity, confidences, matched, route: false, why };
+    return { domain: Domains.general, confidence: 0, ...base, route: false, decidedBy: 'no_match', why };
   }
   const [domain, score] = ranked[0];
   const confidence = confidences[domain];
   why.push(`${domain} scored ${score} (${matched[domain].join(', ')})`);
   if (ranked[1]) why.push(`runner-up ${ranked[1][0]} scored ${ranked[1][1]}`);
+  if (general !== undefined) why.push(`probability ${domain} ${confidence}, no specialist (general) ${general}`);
   const candidates = index.profilesByDomain.get(domain) ?? [];
   const profile = candidates.length
-    ? [...candidates].sort((a, b) => (profileHits.get(b.name) ?? 0) - (profileHits.get(a.name) ?? 0))[0].name
+    ? [...candidates].sort((a, b) => (k.profileHits.get(b.name) ?? 0) - (k.profileHits.get(a.name) ?? 0))[0].name
     : undefined;
-  let route = true;
+  let decidedBy: Classification['decidedBy'] = 'routed';
   if (!(confidence > rules.minConfidence)) {
-    route = false;
-    why.push(`confidence ${confidence} is not above ${rules.minConfidence}: base agent`);
+    decidedBy = 'minConfidence';
+    why.push(`confidence ${confidence} is not above minConfidence ${rules.minConfidence}: base agent`);
   }
   if (!(complexity > rules.minComplexity)) {
-    route = false;
-    why.push(`complexity ${complexity} is not above ${rules.minComplexity}: base agent`);
+    if (decidedBy === 'routed') decidedBy = 'minComplexity';
+    why.push(`complexity ${complexity} is not above minComplexity ${rules.minComplexity}: base agent`);
   }
   if (!profile) {
-    route = false;
+    if (decidedBy === 'routed') decidedBy = 'no_profile';
     why.push(`no profile serves domain ${domain}: base agent`);
   }
-  if (route) why.push(`routed to profile ${profile}`);
-  return { domain, confidence, complexity, confidences, matched, route, profile, why };
+  const route = decidedBy === 'routed';
+  if (route)
+    why.push(
+      `routed to profile ${profile}: confidence ${confidence} > ${rules.minConfidence}, complexity ${complexity} > ${rules.minComplexity}`,
+    );
+  return { domain, confidence, ...base, route, profile, decidedBy, why };
 }
 
 /** What the switch rule decided. */

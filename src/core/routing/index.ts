@@ -8,4 +8,5 @@ export * from './breaker';
 export * from './log';
 export * from './signal';
 export * from './profile';
+export * from './model';
 export * from './tracker';

@@ -4,6 +4,8 @@
  * routing accuracy against overrides.
  */
 
+import { reliabilityTable, type ReliabilityRow } from './model';
+
 /** Kinds of routing log entries. */
 export const RoutingEvents = {
   /** A classification and what it chose (routed or base agent). */
@@ -18,6 +20,8 @@ export const RoutingEvents = {
   switch: 'switch',
   /** An operator forced an agent (`ralph route <id> --agent`): `suggested` is what routing had chosen. */
   override: 'override',
+  /** A routed agent reached its profile's budget and handed back to the base agent (`from`, `reason`). */
+  budget_exhausted: 'budget_exhausted',
   breaker_open: 'breaker_open',
   breaker_closed: 'breaker_closed',
 } as const;
@@ -71,7 +75,14 @@ export interface RoutingStats {
   /** Share of routed suggestions not overridden by an operator to another agent. */
   accuracy: number;
   breakerOpened: number;
+  /** Routed agents that reached their profile's budget and handed back to the base agent. */
+  budgetsExhausted: number;
   byAgent: { agent: string; loads: number; failures: number }[];
+  /**
+   * Reliability of the confidence against human overrides: every decision that routed to a specialist, binned by its
+   * confidence; it was right unless an operator's override at that iteration replaced it with another agent.
+   */
+  reliability: { rows: ReliabilityRow[]; ece: number; decisions: number; overridden: number };
 }
 
 /** Nearest-rank percentile (0-100) of sorted-or-not values; 0 when empty. */
@@ -128,10 +139,29 @@ export function routingStats(entries: readonly RoutingLogEntry[]): RoutingStats 
     overrides: overrides.length,
     accuracy: suggestions + wrong ? share(Math.max(0, suggestions - wrong), Math.max(suggestions, wrong)) : 0,
     breakerOpened: by('breaker_open').length,
+    budgetsExhausted: by('budget_exhausted').length,
+    reliability: overrideReliability(decisions, overrides),
     byAgent: [...agents.entries()]
       .map(([agent, a]) => ({ agent, ...a }))
       .sort((a, b) => b.loads - a.loads || a.agent.localeCompare(b.agent)),
   };
+}
+
+/**
+ * The reliability table of routed decisions against human overrides: a decision (loop, iteration) whose suggestion
+ * an override at the same iteration replaced with another agent was wrong; the others right.
+ */
+export function overrideReliability(
+  decisions: readonly RoutingLogEntry[],
+  overrides: readonly RoutingLogEntry[],
+): RoutingStats['reliability'] {
+  const key = (e: RoutingLogEntry): string => `${e.loopId}\u0000${e.taskId ?? ''}\u0000${e.iteration ?? ''}`;
+  const replaced = new Set(overrides.filter((o) => o.chosen !== o.suggested).map(key));
+  const points = decisions
+    .filter((d) => d.suggested && typeof d.confidence === 'number')
+    .map((d) => ({ confidence: d.confidence as number, right: !replaced.has(key(d)) }));
+  const t = reliabilityTable(points);
+  return { ...t, decisions: points.length, overridden: points.filter((p) => !p.right).length };
 }
 
 /** Parses JSONL routing-log text; lines that aren't entries are skipped and counted. */

@@ -21,7 +21,8 @@ export interface LoadedProfile {
   description?: string;
   /** Agent overrides: only the fields the profile sets. */
   agent: ProfileAgentFields;
-  budget?: { iterations?: number; costUsd?: number };
+  /** Iterations, tokens (input + output) and cost the routed agent may use in one loop. */
+  budget?: { iterations?: number; tokens?: number; costUsd?: number };
   iterationTimeoutSeconds?: number;
   /** The profile's body: the specialist's instructions. */
   instructions: string;

@@ -11,6 +11,7 @@ import {
   classify,
   shouldSwitch,
   type Classification,
+  type ConfidenceModel,
   type ProfileKeywords,
   type RoutingIndex,
   type RoutingRules,
@@ -25,7 +26,22 @@ import { BASE_AGENT, routePayloadProblem, type RoutePayload } from './signal';
 export const BASE = BASE_AGENT;
 
 /** Why an agent runs an iteration. */
-export type RouteReason = 'override' | 'handoff' | 'routed' | 'switch' | 'kept' | 'not_routed' | 'breaker_open';
+export type RouteReason =
+  'override' | 'handoff' | 'routed' | 'switch' | 'kept' | 'not_routed' | 'breaker_open' | 'budget_exhausted';
+
+/** A profile's budget: iterations, tokens (input + output) and cost a routed agent may use in one loop. */
+export interface ProfileBudget {
+  iterations?: number;
+  tokens?: number;
+  costUsd?: number;
+}
+
+/** What a routed agent used so far in this loop. */
+export interface AgentSpend {
+  iterations: number;
+  tokens: number;
+  costUsd: number;
+}
 
 /** The routing state of a loop (JSON-friendly: carried across continue-as-new, shown by `status`). */
 export interface RoutingState {
@@ -72,6 +88,12 @@ export interface RoutingState {
   };
   /** Sequence of log entries (their ids), carried so ids stay unique across runs. */
   seq: number;
+  /** Budgets of the profiles loaded so far (routing v2). */
+  budgets?: Record<string, ProfileBudget>;
+  /** What each routed agent used in this loop (routing v2). */
+  spend?: Record<string, AgentSpend>;
+  /** Agents whose budget ran out: routing does not choose them again; an operator's override still can. */
+  exhausted?: string[];
 }
 
 /** What {@link RoutingTracker.decide} chose for an iteration. */
@@ -116,6 +138,8 @@ export function newRoutingState(carryIn: RoutingCarryIn = {}): RoutingState {
 export class RoutingTracker {
   private index: RoutingIndex;
   private pending: (RoutingLogEntry & { id: string })[] = [];
+  /** Routing v2: the calibrated model and profile budgets (v1 loops replay without either). */
+  readonly v2: boolean;
 
   constructor(
     readonly rules: RoutingRules,
@@ -123,8 +147,16 @@ export class RoutingTracker {
     readonly profiles: readonly ProfileKeywords[],
     readonly state: RoutingState = newRoutingState(),
     readonly taskId?: string,
+    options: { model?: ConfidenceModel } = {},
   ) {
-    this.index = buildRoutingIndex(profiles);
+    const model = options.model ?? 'calibrated';
+    this.v2 = model === 'calibrated';
+    this.index = buildRoutingIndex(profiles, model);
+  }
+
+  /** Whether `agent`'s budget ran out in this loop. */
+  isExhausted(agent: string | undefined): boolean {
+    return !!agent && (this.state.exhausted ?? []).includes(agent);
   }
 
   /** Whether a profile of this name was listed. */
@@ -232,6 +264,11 @@ export class RoutingTracker {
       s.pendingOverride = undefined;
       const agent = o.agent === BASE ? undefined : o.agent;
       s.counters.overrides++;
+      // An operator's override gives an exhausted agent a fresh budget.
+      if (agent && this.isExhausted(agent)) {
+        s.exhausted = (s.exhausted ?? []).filter((a) => a !== agent);
+        if (s.spend) delete s.spend[agent];
+      }
       this.log(
         {
           event: 'override',
@@ -252,7 +289,9 @@ export class RoutingTracker {
       d = { agent: undefined, reason: 'breaker_open', classification: c };
     } else if (!s.agent) {
       d = c.route
-        ? { agent: c.profile, reason: 'routed', classification: c }
+        ? this.isExhausted(c.profile)
+          ? { agent: undefined, reason: 'budget_exhausted', classification: c }
+          : { agent: c.profile, reason: 'routed', classification: c }
         : { reason: 'not_routed', classification: c };
       if (d.agent) {
         if (s.domain !== 'general' && s.domain !== c.domain) this.switched(n, s.domain, c, now);
@@ -261,7 +300,7 @@ export class RoutingTracker {
     } else {
       const from = s.origin ?? s.domain;
       const v = shouldSwitch({ domain: from }, c, this.rules);
-      if (v.switch && c.profile && c.profile !== s.agent) {
+      if (v.switch && c.profile && c.profile !== s.agent && !this.isExhausted(c.profile)) {
         this.switched(n, from, c, now, v.reason);
         this.startChain(c.profile);
         d = { agent: c.profile, reason: 'switch', classification: c };
@@ -299,7 +338,7 @@ export class RoutingTracker {
   loaded(
     n: number,
     agent: string,
-    r: { ok: boolean; loadMs: number; reason?: string; warning?: string },
+    r: { ok: boolean; loadMs: number; reason?: string; warning?: string; profile?: { budget?: ProfileBudget } },
     nowMs: number,
   ): { opened: boolean } {
     const now = new Date(nowMs).toISOString();
@@ -316,6 +355,8 @@ export class RoutingTracker {
       now,
     );
     if (r.warning) this.warn(r.warning);
+    if (r.ok && this.v2 && r.profile?.budget)
+      this.state.budgets = { ...(this.state.budgets ?? {}), [agent]: { ...r.profile.budget } };
     if (r.ok) return { opened: false };
     this.state.counters.loadFailures++;
     this.state.agent = undefined;
@@ -392,6 +433,12 @@ export class RoutingTracker {
       this.log({ event: 'handoff_refused', iteration: n, from, to: h.target, reason: note, level: 'warning' }, now);
       return { accepted: false, note };
     }
+    if (this.isExhausted(h.target)) {
+      const note = `handoff ${from} → ${h.target} refused: ${h.target}'s budget ran out in this loop`;
+      this.warn(note);
+      this.log({ event: 'handoff_refused', iteration: n, from, to: h.target, reason: note, level: 'warning' }, now);
+      return { accepted: false, note };
+    }
     if (!this.has(h.target)) {
       const note = `handoff ${from} → ${h.target} refused: no profile named ${h.target}`;
       this.warn(note);
@@ -420,6 +467,43 @@ export class RoutingTracker {
       now,
     );
     return { accepted: true, note: `${from} → ${h.target}: ${h.reason}` };
+  }
+
+  /**
+   * Adds what `agent` used in iteration `n` (one iteration, its tokens and cost) to its spend (routing v2). When a
+   * limit of its profile's budget is reached, it hands back to the base agent: logged (`budget_exhausted`, with which
+   * limit and the figures), and routing does not choose it again in this loop. A handoff it declared in the same
+   * iteration still goes ahead. Returns the note when the budget ran out.
+   */
+  spent(
+    n: number,
+    agent: string,
+    usage: { inputTokens?: number; outputTokens?: number; costUsd?: number } | undefined,
+    nowMs: number,
+  ): { exhausted: boolean; note?: string } {
+    const s = this.state;
+    if (!this.v2 || this.isExhausted(agent)) return { exhausted: false };
+    const was = s.spend?.[agent] ?? { iterations: 0, tokens: 0, costUsd: 0 };
+    const now: AgentSpend = {
+      iterations: was.iterations + 1,
+      tokens: was.tokens + (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0),
+      costUsd: Math.round((was.costUsd + (usage?.costUsd ?? 0)) * 1e6) / 1e6,
+    };
+    s.spend = { ...(s.spend ?? {}), [agent]: now };
+    const reached = budgetReached(s.budgets?.[agent], now);
+    if (!reached) return { exhausted: false };
+    const note = `${agent} reached its budget (${reached}): back to the base agent`;
+    s.exhausted = [...(s.exhausted ?? []), agent];
+    this.warn(note);
+    this.log(
+      { event: 'budget_exhausted', iteration: n, from: agent, chosen: undefined, reason: note, level: 'warning' },
+      new Date(nowMs).toISOString(),
+    );
+    if (s.agent === agent) {
+      s.agent = undefined;
+      if (!s.pendingHandoff) s.chain = newChain(BASE);
+    }
+    return { exhausted: true, note };
   }
 
   /** The prompt sections of the next iteration: the profile's instructions, then the summarised shared context. */
@@ -455,6 +539,19 @@ export class RoutingTracker {
   }
 }
 
+/** Which limit of `budget` `spend` reached ("tokens 12000 of 10000"), or undefined. */
+export function budgetReached(budget: ProfileBudget | undefined, spend: AgentSpend): string | undefined {
+  if (!budget) return undefined;
+  const out: string[] = [];
+  if (budget.iterations !== undefined && spend.iterations >= budget.iterations)
+    out.push(`iterations ${spend.iterations} of ${budget.iterations}`);
+  if (budget.tokens !== undefined && spend.tokens >= budget.tokens)
+    out.push(`tokens ${spend.tokens} of ${budget.tokens}`);
+  if (budget.costUsd !== undefined && spend.costUsd >= budget.costUsd)
+    out.push(`cost $${spend.costUsd} of $${budget.costUsd}`);
+  return out.length ? out.join(', ') : undefined;
+}
+
 /** The routing part of `ralph status`: active agent and domain, the handoff chain with reasons, breaker, warnings. */
 export function routingStatusLines(r: RoutingState): string[] {
   const out = [
@@ -469,6 +566,7 @@ export function routingStatusLines(r: RoutingState): string[] {
   }
   if (r.breaker.openUntil !== undefined)
     out.push(`  circuit breaker OPEN until ${new Date(r.breaker.openUntil).toISOString()}: the base agent runs`);
+  if (r.exhausted?.length) out.push(`  budget used up: ${r.exhausted.join(', ')} (routing does not choose them again)`);
   for (const w of r.warnings.slice(-3)) out.push(`  warning: ${w}`);
   return out;
 }

@@ -134,3 +134,177 @@ export const COMPLEXITY_TERMS: readonly string[] = (
 )
   .split(',')
   .map((t) => t.trim());
+
+/**
+ * Keywords the calibrated model (routing v2) adds to {@link BUILTIN_VOCABULARY}: the jargon of real issue titles and
+ * pull requests (tools, attack classes, failure modes, services), written per domain from what each specialist works
+ * on, and grown only from misses on the training split (never the held-out one). Loops recorded with routing v1 keep
+ * the v1 vocabulary, so they replay alike.
+ */
+export const VOCABULARY_V2: Readonly<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>> = {
+  security: [
+    ...w(
+      3,
+      'credential stuffing, captcha, fingerprinting, pkce, frame ancestors, mtls, debug endpoint, non root, impersonate',
+    ),
+    ...w(
+      3,
+      'read only root filesystem, exif, ldap, parameterized queries, introspection, query depth, openssl, signed urls',
+    ),
+    ...w(3, 'user enumeration, plaintext, at rest, failed attempts, abuse, bcrypt, hash, clickjacking'),
+    ...w(3, 'idor, xxe, path traversal, directory traversal, mass assignment, deserialization'),
+    ...w(3, 'snyk, codeql, hsts, cors, samesite, httponly, clickjacking'),
+    ...w(3, 'session fixation, argon2, scrypt, webauthn, saml'),
+    ...w(3, 'replay attack, key rotation, signing keys, signing key'),
+    ...w(3, 'audit trail, attacker, malicious, pentest findings, bug bounty, waf, vuln, vulns, breached, breach'),
+    ...w(3, 'privilege, privileges, unauthenticated, unauthorized, impersonation, spoofing, phishing, gdpr'),
+    ...w(3, 'secret manager, secrets manager, kms, vault, nosniff, x frame options, allowlist, denylist, escaping'),
+    ...w(3, 'sanitization, xsrf, cross site, remote code execution, insecure, leaked, exposed'),
+    ...w(2, 'api key, api keys, bearer, roles, role, tenant, tenants'),
+    ...w(2, 'hash, passwords, redirect uri, scopes, scope, untrusted'),
+    ...w(1, 'keys, key, headers, expire, expiry, mask, masking, admin'),
+  ],
+  sre: [
+    ...w(3, 'evicted, memory pressure, priorityclass, queue depth, keepalive, intermittent, error budget policy'),
+    ...w(3, 'certificate expiry, drain, freeze, 502s, monitor'),
+    ...w(3, 'slos, burn rate, p50, pagerduty, opsgenie, on call'),
+    ...w(3, 'incident review, mttr, mttd, load shedding, thundering herd'),
+    ...w(3, 'liveness, readiness, health check, health checks, probes, probe, uptime check'),
+    ...w(3, 'saturation, consumer lag'),
+    ...w(
+      3,
+      'connection pool, graceful shutdown, sigterm, drain, leader election, high availability, disaster recovery',
+    ),
+    ...w(3, 'rto, rpo, sentry, new relic, jaeger, red metrics, golden signals, apdex, escalation, paged'),
+    ...w(3, 'alert fatigue, jitter, crashloop, crashloopbackoff, sev1, sev2'),
+    ...w(2, 'datadog, 503, 502, 504, spikes, spike, crash, crashes, restart, replicas'),
+    ...w(2, 'traffic, headroom, degraded, degrade, stalls, stall, scale out, autoscale, dashboards'),
+    ...w(1, 'load, peak, hours, instances, nodes, node, errors'),
+  ],
+  frontend: [
+    ...w(
+      3,
+      'hamburger menu, android, toast, progress bar, widget, font display, web fonts, accordion, jank, breadcrumb',
+    ),
+    ...w(
+      3,
+      'autocomplete, debouncing, time to interactive, landing page, syntax highlighting, date range picker, picker',
+    ),
+    ...w(3, 'local storage, lazy load, below the fold, chrome'),
+    ...w(3, 'next js, nextjs, nuxt, sveltekit, hydration, lcp, web vitals, aria, screen reader'),
+    ...w(3, 'keyboard navigation, focus trap, skeleton, spinner, lightbox, drawer'),
+    ...w(3, 'zustand, hooks, jsx, sass, scss, figma'),
+    ...w(3, 'viewport, media query, flexbox, z index, webpack, vite'),
+    ...w(3, 'pwa, service worker, safari, firefox, sticky header'),
+    ...w(3, 'infinite scroll, virtualize, virtualized, rerender, onpush, change detection'),
+    ...w(3, 'jquery, drag and drop, hover, theme, contrast, typography, empty state'),
+    ...w(3, 'client side, frontend, ui kit, tailwind css, css modules, styled components, mobile web'),
+    ...w(2, 'mobile, touch, swipe, scroll, scrolling, flicker, flickers, images, image, menu, focus'),
+    ...w(2, 'banner, avatar, badge, gallery, cart, feed, keyboard, click, ios'),
+    ...w(1, 'visual, input, inputs, header'),
+  ],
+  backend: [
+    ...w(
+      3,
+      '409, background worker, retry queue, iso 8601, message consumer, job runner, business rules, third party api',
+    ),
+    ...w(2, 'conflict, discount codes, kafka topic, rate limited'),
+    ...w(3, 'nestjs, rails, laravel, koa, hapi, dataloader'),
+    ...w(3, 'cursor pagination, idempotent, dead letter queue, dlq, message broker, sqs, rabbitmq'),
+    ...w(3, 'celery, sidekiq, websocket, websockets, serializer, crud'),
+    ...w(3, 'http api, api endpoint, request body, response body, json schema'),
+    ...w(3, 'monolith, microservices'),
+    ...w(3, 'api gateway, webhooks, handlers, http handler, http client'),
+    ...w(2, '400, 404, 500, 429, status codes'),
+    ...w(2, 'provider, stripe, email, emails, messages, message, consumer, typed'),
+    ...w(1, 'service, services, requests, responses, get, patch, delete, client'),
+  ],
+  data: [
+    ...w(
+      3,
+      'dagster, rolling average, reporting layer, drop duplicates, rollups, bulk load, reconcile, slowly changing, dimension',
+    ),
+    ...w(2, 'normalise, normalize, raw rows, airflow task, copy'),
+    ...w(3, 'dag, dags, backfill, scd, fact table, dimension table'),
+    ...w(3, 'data mart, mart, lakehouse, data lake, iceberg, delta lake, glue, athena, redshift, metabase'),
+    ...w(3, 'tableau, power bi, debezium, cdc, change data capture, flink, beam'),
+    ...w(3, 'cte, materialized view, explain analyze, query plan, seq scan'),
+    ...w(3, 'composite index, clickhouse, dataframe, notebook, jupyter, feature table'),
+    ...w(3, 'feature store, row counts, dedupe, ingestion'),
+    ...w(3, 'dau, kpi, funnel, sort keys, dist keys, partitions, partitioned, watermarks, event time'),
+    ...w(2, 'metric definition, metrics definition, churn, retention, lifetime value, revenue'),
+    ...w(2, 'events table, lineage, warehouse model, nulls, not null, schema'),
+    ...w(1, 'daily, weekly, monthly, export, exports, model, models, s3'),
+  ],
+  devops: [
+    ...w(3, 'cloud sql, private ip, automated backups, reproducible images, apt packages, digest pinned'),
+    ...w(2, 'pinned, digest'),
+    ...w(3, 'gitlab ci, circleci, argo cd, argocd, flux, gitops, kustomize, pulumi, cloudformation, cdk'),
+    ...w(3, 'ecs, gke, aks, fargate, cloud run, gcr, artifact registry'),
+    ...w(3, 'self hosted runners, build cache, tfstate, state backend'),
+    ...w(3, 'lets encrypt, nomad, systemd'),
+    ...w(3, 'autoscaling, configmap, manifests, canary'),
+    ...w(3, 'flagger, spinnaker, cosign'),
+    ...w(3, 'workflow file, release pipeline, deploys, deploy job, provisioning, dockerfiles, compose, k3s'),
+    ...w(2, 'sbom, images, nat gateway, upgrade, runner'),
+    ...w(2, 'pods, nodes, helm chart, terraform module, vms, ci build, builds, clusters, accounts'),
+    ...w(1, 'pipelines, services, github, gitlab, jobs, job'),
+  ],
+  docs: [
+    ...w(3, 'faq, help center, inline comments, explainer, translate, architecture docs'),
+    ...w(3, 'architecture decision record, migration guide, glossary'),
+    ...w(3, 'handbook, docs site, docusaurus, mkdocs, sphinx, redoc, style guide, man page, help text, help texts'),
+    ...w(3, 'javadoc, typedoc, rustdoc, walkthrough, mermaid'),
+    ...w(3, 'knowledge base, troubleshooting page, documented, undocumented, doc'),
+    ...w(2, 'page, pages, examples, sample, samples, manual'),
+    ...w(2, 'explain, explains'),
+    ...w(1, 'wording, text, texts, write, rewrite, section, link'),
+    // "A changelog-style summary" names a form, not documentation work.
+    ...w(1, 'changelog style'),
+  ],
+  testing: [
+    ...w(3, 'integration tests, branch coverage, fake timers, parameterized test, httptest, axe, golden tests, golden'),
+    ...w(3, 'property based, hypothesis'),
+    ...w(3, 'mutation testing, stryker, golden file, parametrize, table driven, smoke test, smoke tests'),
+    ...w(3, 'quarantine, test isolation, factories, test double, stub, stubs'),
+    ...w(3, 'testng, rspec, minitest, chai, sinon, nock'),
+    ...w(3, 'msw, percy, fuzzing, fuzzer, bdd'),
+    ...w(3, 'cucumber, gherkin, acceptance tests, test plan, qa, assertions, flakiness, sandbox tests'),
+    ...w(2, 'regression, reproduce, reproduces, sleeps, shard, parallel, deterministic'),
+    ...w(1, 'edge cases, cases, inputs, suite'),
+  ],
+  finops: [
+    ...w(
+      3,
+      'infrequent access, storage class, cost per tenant, utilized, node pools, tagging policy, reserved capacity',
+    ),
+    ...w(3, 'saas vendor, unused seats, arm instances, price performance, gpu spend, committed use, sustained use'),
+    ...w(2, 'pausing, office hours, seats, unused, preprod, saving'),
+    ...w(3, 'kubecost, showback, aws bill, invoice, egress costs, edp'),
+    ...w(3, 'enterprise discount, idle resources, cost per, anomaly'),
+    ...w(3, 'oversized, overprovisioned'),
+    ...w(3, 'cost explorer, untagged, commitment, commitments, committed spend, cost drivers'),
+    ...w(3, 'utilization report, coverage report'),
+    ...w(2, 'tags, tagged, bill, monthly cost, savings, cheaper, spend, charges'),
+    ...w(2, 'gpu spend, retention cost, idle, nights, turn off, waste'),
+    ...w(1, 'month, quarter, dollars'),
+  ],
+};
+
+/** Work words the calibrated model adds to {@link COMPLEXITY_TERMS}. */
+export const COMPLEXITY_TERMS_V2: readonly string[] = (
+  'isolate, rotate, patch, scope, restrict, lock down, profile, tune, measure, shard, parametrize, ' +
+  'backfill, partition, dedupe, model, schedule, forecast, estimate, quarantine, upgrade, ' +
+  'consolidate, extract, version, propagate, sign, publish, generate, explain, rewrite, instrument, alert, page'
+)
+  .split(',')
+  .map((t) => t.trim());
+
+/** The built-in vocabulary of routing v1 (the keyword model) or v2 (the calibrated model: v1 plus v2's keywords). */
+export function builtinVocabulary(version: 1 | 2): Readonly<Record<string, readonly WeightedKeyword[]>> {
+  if (version === 1) return BUILTIN_VOCABULARY;
+  const out: Record<string, WeightedKeyword[]> = {};
+  for (const [d, kws] of Object.entries(BUILTIN_VOCABULARY)) out[d] = [...kws];
+  for (const [d, kws] of Object.entries(VOCABULARY_V2)) out[d] = [...(out[d] ?? []), ...kws];
+  return out;
+}

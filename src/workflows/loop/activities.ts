@@ -35,6 +35,11 @@ export interface LoopActivities {
   recordVerificationBaseline: Acts['recordVerificationBaseline'];
   verifyWork: Acts['verifyWork'];
   revertProtectedChanges: Acts['revertProtectedChanges'];
+  /** Routing's activities (patch routing-host-queue: on the host's queue for a host-bound loop). */
+  startRouting: Acts['startRouting'];
+  loadAgentProfile: Acts['loadAgentProfile'];
+  readHandoff: Acts['readHandoff'];
+  recordRouting: Acts['recordRouting'];
 }
 
 /** How a host-bound loop learns that its host's worker is missing, and whether a move should interrupt the wait. */
@@ -93,6 +98,10 @@ export function loopActivities(input: ResolvedLoopInput, hooks?: HostHooks): Loo
     recordVerificationBaseline: waitForHost('recordVerificationBaseline', acts.recordVerificationBaseline, h),
     verifyWork: waitForHost('verifyWork', acts.verifyWork, h),
     revertProtectedChanges: waitForHost('revertProtectedChanges', acts.revertProtectedChanges, h),
+    startRouting: waitForHost('startRouting', acts.startRouting, h),
+    loadAgentProfile: waitForHost('loadAgentProfile', acts.loadAgentProfile, h),
+    readHandoff: waitForHost('readHandoff', acts.readHandoff, h),
+    recordRouting: waitForHost('recordRouting', acts.recordRouting, h),
   };
 }
 
@@ -183,6 +192,7 @@ function sharedActivities(input: ResolvedLoopInput, host: ActivityOptions = {}):
       retry: { maximumAttempts: gate.maxAttempts ?? 2, initialInterval: '1 second' },
     }).runGate;
   const { recordVerificationBaseline, revertProtectedChanges, verifyWork } = verificationProxies(input, host, liveness);
+
   // Summaries: what the Temporal Web UI's timeline shows for each call ("iteration 7: run claude-code (timeout
   // 30m)"). They are metadata of the scheduling command, not part of it: replay ignores them, so no patch is needed.
   return {
@@ -207,6 +217,7 @@ function sharedActivities(input: ResolvedLoopInput, host: ActivityOptions = {}):
       verifyWork.executeWithOptions({ summary: `iteration ${i.iteration}: verify on the original checks` }, [i]),
     revertProtectedChanges: (i) =>
       revertProtectedChanges.executeWithOptions({ summary: 'verification: revert protected changes' }, [i]),
+    ...routingProxies(hostLocal),
   };
 }
 
@@ -252,6 +263,24 @@ function agentRunner(
         },
         [i.then ? { ...i, then: { ...i.then, agentTimeoutSeconds: timeoutSeconds } } : i],
       );
+}
+
+/** Routing's file work (profiles, session, handoff, log) is short: local next to the workflow, or on the host. */
+function routingProxies(hostLocal: ReturnType<typeof proxyActivities<Acts>> | undefined) {
+  const routing =
+    hostLocal ?? proxyLocalActivities<Acts>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
+  return {
+    startRouting: ((i) =>
+      routing.startRouting.executeWithOptions({ summary: 'routing: list profiles' }, [i])) as Acts['startRouting'],
+    loadAgentProfile: ((i) =>
+      routing.loadAgentProfile.executeWithOptions({ summary: `routing: load profile ${i.name}` }, [
+        i,
+      ])) as Acts['loadAgentProfile'],
+    readHandoff: ((i) =>
+      routing.readHandoff.executeWithOptions({ summary: 'routing: read the handoff' }, [i])) as Acts['readHandoff'],
+    recordRouting: ((i) =>
+      routing.recordRouting.executeWithOptions({ summary: 'routing: session and log' }, [i])) as Acts['recordRouting'],
+  };
 }
 
 /** The verification activities: recording the baseline, verifying on the original checks, reverting protected edits. */

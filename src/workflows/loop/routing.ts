@@ -25,11 +25,32 @@ export type { RoutedRun, RoutingCarry, RoutingHandle } from './routing-types';
 
 /** Patch id of automatic routing: loops recorded before it replay without it. */
 export const ROUTING_PATCH = 'routing-v1';
+/**
+ * Patch id of routing v2: the calibrated confidence (and its vocabulary) and profile budgets. Loops recorded with v1
+ * replay with the keyword confidence and no budgets.
+ */
+export const ROUTING_V2_PATCH = 'routing-v2-calibrated';
+/**
+ * Patch id of host-affine routing: a host-bound loop runs routing's activities (profiles, session, handoff, log) on
+ * its host's queue, like every other workspace activity, instead of as local activities on whichever worker runs the
+ * workflow task.
+ */
+export const ROUTING_HOST_PATCH = 'routing-host-queue';
 
 type Acts = typeof activities;
+type RoutingActs = Pick<Acts, 'startRouting' | 'loadAgentProfile' | 'readHandoff' | 'recordRouting'>;
 
 // Reading profiles, the handoff and writing the session are short and local to the worker: a marker event each.
-const acts = proxyLocalActivities<Acts>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
+const localActs = proxyLocalActivities<Acts>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
+
+/**
+ * Routing's activities for this loop: on the host's queue for a host-bound loop (patch routing-host-queue; the
+ * workspace is there), else local activities. `ctx.acts` follows a `ralph move`, so routing moves with the loop.
+ */
+function acts(ctx: LoopContext): RoutingActs {
+  if (ctx.input.host && patched(ROUTING_HOST_PATCH)) return ctx.acts;
+  return localActs;
+}
 
 /** Registers the `route` signal (a no-op for a loop without routing, apart from a warning). */
 export function setRouteHandler(m: { state: { loopId: string } }, h: RoutingHandle): void {
@@ -62,7 +83,7 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     state = carry.state;
     h.taskText = carry.taskText;
   } else {
-    const r = await acts.startRouting({
+    const r = await acts(ctx).startRouting({
       workspace: input.workspace,
       dir: input.routing?.profilesDir,
       stateDir: ctx.stateDir,
@@ -83,7 +104,11 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     }
     if (r.sessionError) state.warnings.push(r.sessionError);
   }
-  const t = new RoutingTracker(rulesOf(input), m.state.loopId, profiles, state, input.routing?.carryIn?.taskId);
+  // Routing v2 (calibrated confidence, budgets) for loops recorded with it or started now.
+  const model = patched(ROUTING_V2_PATCH) ? 'calibrated' : 'keywords';
+  const t = new RoutingTracker(rulesOf(input), m.state.loopId, profiles, state, input.routing?.carryIn?.taskId, {
+    model,
+  });
   h.tracker = t;
   m.state.routing = Object.assign(t.state, { profiles: profiles.map((p) => p.name) });
   for (const p of h.early.splice(0)) t.requestOverride(p, new Date().toISOString());
@@ -117,7 +142,7 @@ export async function routeIteration(
   const d = t.decide(n, classifiedText(ctx, h, feedback), Date.now());
   let profile: LoadedProfile | undefined;
   if (d.agent) {
-    const r = await acts.loadAgentProfile({
+    const r = await acts(ctx).loadAgentProfile({
       workspace: input.workspace,
       dir: input.routing?.profilesDir,
       name: d.agent,
@@ -169,7 +194,7 @@ export async function afterRoutedRun(
     if (opened.opened) breakerOpened(t);
   }
   if (res && /handoff/i.test(res.finalTextTail)) {
-    const r = await acts.readHandoff({
+    const r = await acts(ctx).readHandoff({
       stdoutPath: res.stdoutPath,
       stderrPath: res.stderrPath,
       adapter: routed.agent.adapter,
@@ -182,7 +207,11 @@ export async function afterRoutedRun(
       else log.warn(v.note);
     }
   }
-  await acts.recordRouting({
+  if (name) {
+    const b = t.spent(n, name, res?.usage, Date.now());
+    if (b.exhausted) log.warn(`routing: ${b.note}`);
+  }
+  await acts(ctx).recordRouting({
     stateDir: ctx.stateDir,
     loopId: ctx.m.state.loopId,
     session: t.session(Date.now()),
@@ -194,7 +223,12 @@ export async function afterRoutedRun(
 export async function endRouting(ctx: LoopContext, h: RoutingHandle): Promise<void> {
   const t = h.tracker;
   if (!t) return;
-  await acts.recordRouting({ stateDir: ctx.stateDir, loopId: ctx.m.state.loopId, session: null, entries: t.takeLog() });
+  await acts(ctx).recordRouting({
+    stateDir: ctx.stateDir,
+    loopId: ctx.m.state.loopId,
+    session: null,
+    entries: t.takeLog(),
+  });
 }
 
 /** What continue-as-new carries, when routing is active. */

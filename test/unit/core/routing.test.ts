@@ -105,7 +105,9 @@ describe('classify', () => {
     const c = classify(text, index);
     expect(c.confidence).toBeGreaterThan(0.7);
     expect(c.complexity).toBeGreaterThan(3);
-    expect(classify(text, index, { minConfidence: 0.99, minComplexity: 3 }).route).toBe(false);
+    // Only above: a threshold equal to the confidence does not route.
+    expect(classify(text, index, { minConfidence: c.confidence, minComplexity: 3 }).route).toBe(false);
+    expect(classify(text, index, { minConfidence: c.confidence, minComplexity: 3 }).decidedBy).toBe('minConfidence');
     expect(classify(text, index, { minConfidence: 0.7, minComplexity: 9 }).route).toBe(false);
     expect(classify(text, index, { minConfidence: 0.7, minComplexity: 9 }).why.join(' ')).toMatch(/complexity/);
   });
@@ -141,6 +143,8 @@ describe('shouldSwitch', () => {
     confidences: { [domain]: confidence, ...confidences },
     matched: {},
     route: confidence > 0.7,
+    decidedBy: confidence > 0.7 ? 'routed' : 'minConfidence',
+    model: 'calibrated',
     why: [],
   });
   // [what, current, next, switch]
