@@ -41,6 +41,7 @@ import {
 
 export * from './errors';
 export * from './watch';
+export * from './doctor';
 
 /** Connects a client, failing fast with {@link NoServerError} when nothing answers. */
 export async function connectClient(c: ConnectionConfig): Promise<Client> {
