@@ -11,6 +11,7 @@ import { type ConnectionConfig, tlsOptions } from '../config/connection';
 import { type LoopInputRaw, parseLoopInput } from '../config/loop-input';
 import { parseProjectInput, type ProjectInputRaw } from '../config/project-input';
 import { SearchAttributes, WorkflowTypes } from '../core/constants';
+import { loopStaticDetails, loopStaticSummary, projectStaticDetails, projectStaticSummary } from '../core/ui-details';
 import type { DecisionPayload, SignalName } from '../core/loop-machine';
 import type { LoopResult, LoopState } from '../core/loop-types';
 import type { ProjectState, UnblockRequest } from '../core/project-machine';
@@ -86,6 +87,9 @@ export async function startLoop(client: Client, input: LoopInputRaw, o: StartLoo
     taskQueue: o.taskQueue,
     workflowId: loopId,
     args: [input],
+    // What the Temporal UI shows in its list and on the details page (the loop keeps its current details itself).
+    staticSummary: loopStaticSummary(input),
+    staticDetails: loopStaticDetails(input, loopId),
   });
   return loopId;
 }
@@ -298,6 +302,8 @@ export async function startProject(client: Client, input: ProjectInputRaw, o: St
     taskQueue: o.taskQueue,
     workflowId: projectId,
     args: [input],
+    staticSummary: projectStaticSummary(input.prdFile),
+    staticDetails: projectStaticDetails(input, projectId),
   });
   return projectId;
 }

@@ -14,7 +14,7 @@ import type { ResolvedProjectInput, ProjectInputRaw } from '../config/project-in
 import { ErrorTypes, NON_RETRYABLE_ERROR_TYPES } from '../core/constants';
 import type { RoutingCarryIn } from '../core/routing/tracker';
 import { ProjectMachine, type ProjectState } from '../core/project-machine';
-import { childLoopInput, runAttempt } from './project/attempt';
+import { childLoopInput, childLoopUi, runAttempt } from './project/attempt';
 import { setProjectHandlers } from './project/handlers';
 
 export { tasks, unblock, retryBlocked, finish, abortProject } from './messages';
@@ -71,7 +71,13 @@ export async function ralphProject(rawInput: ProjectInputRaw, carry?: ProjectCar
     const loopId = `${m.state.projectId}--${t.id}--a${t.attempts.length + 1}`;
     const attempt = m.startAttempt(t, loopId, nowIso());
     log.info(`task ${t.id} attempt ${attempt.n}: timeout ${attempt.timeoutSeconds}s (${attempt.why})`);
-    const ran = await runAttempt(loopId, childLoopInput(input, m.state.projectId, t, attempt, routing), req);
+    const childInput = childLoopInput(input, m.state.projectId, t, attempt, routing);
+    const ran = await runAttempt(
+      loopId,
+      childInput,
+      req,
+      childLoopUi(m.state.projectId, t, attempt.n, loopId, childInput),
+    );
     const { outcome, reason, aborted } = ran;
     if (ran.routing) routing = ran.routing;
     m.finishAttempt(t, outcome, reason, nowIso());
