@@ -148,7 +148,7 @@ export function loopCurrentDetails(s: LoopState, task: string): string {
   );
   const g = s.pendingGate;
   if (g) {
-    lines.push('', `**Waiting for a human** at gate \`${g.id}\`: ${firstLine(g.title)}`, '', 'Answer with one of:');
+    lines.push('', `**Waiting for a human** at gate \`${g.id}\`: ${firstLine(g.title)}`, '', 'Answer with one of:', '');
     for (const c of gateCommands(s.loopId, g.options)) lines.push(`- \`${c}\``);
   }
   if (s.sleepingUntil && s.phase === 'sleeping_usage_limit') lines.push('', `Sleeping until ${s.sleepingUntil}.`);
