@@ -3,7 +3,7 @@
  * start (describe), and the current details the loop keeps up to date (the SDK's `__temporal_workflow_metadata`
  * query, which the UI calls): iteration n/max, phase, the pending gate with its commands, and the outcome.
  */
-import { startLoop } from '../../src/client';
+import { startLoop, startProject } from '../../src/client';
 import { SearchAttributes } from '../../src/core/constants';
 import { Harness, checkFileExists, scriptedLoop, tempWorkspace } from '../helpers/env';
 
@@ -79,6 +79,41 @@ describe('the Temporal UI texts of a loop', () => {
     // The list's status is COMPLETED either way: the outcome is in the details and in the RalphStatus attribute.
     expect(d.status.name).toBe('COMPLETED');
     expect(d.searchAttributes[SearchAttributes.RalphStatus.name]).toEqual(['aborted']);
+  });
+
+  it('gives a project its PRD as summary, and each child loop its task and attempt', async () => {
+    const prd = {
+      userStories: [
+        { id: 'T1', title: 'Fix the importer', acceptanceCriteria: ['it works'], priority: 1, passes: false },
+      ],
+    };
+    const ws = tempWorkspace(
+      { 'prd.json': JSON.stringify(prd), 'check.js': checkFileExists('done-T1') },
+      { default: [{ write: 'done-T1', content: 'ok' }] },
+    );
+    const projectId = await startProject(
+      h.client,
+      {
+        prdFile: 'prd.json',
+        workspace: ws,
+        agent: { adapter: 'scripted', script: '.ralph-script.json' },
+        completion: { command: 'node check.js' },
+        heartbeatTimeoutSeconds: 10,
+      },
+      { taskQueue: h.taskQueue },
+    );
+    const project = h.client.workflow.getHandle(projectId);
+    expect(await project.result()).toMatchObject({ status: 'done' });
+    const pd = await project.describe();
+    expect(await pd.staticSummary()).toBe('Ralph project: prd.json');
+    expect(await pd.staticDetails()).toContain(`\`ralph status ${projectId}\``);
+    const childId = `${projectId}--T1--a1`;
+    const cd = await h.client.workflow.getHandle(childId).describe();
+    expect(await cd.staticSummary()).toBe(`T1: Fix the importer (attempt 1 of project ${projectId})`);
+    expect(await cd.staticDetails()).toContain(`Task \`T1\` of project \`${projectId}\`, attempt 1.`);
+    const current = await currentDetails(childId);
+    expect(current.split('\n')[0]).toBe('**ACCEPTED by the check after 1 iteration**');
+    expect(current).toContain('**Task**: Task T1: Fix the importer');
   });
 
   it('says FAILED and why when the input is invalid (no summary from the plain temporal CLI path)', async () => {

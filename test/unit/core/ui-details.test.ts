@@ -1,0 +1,70 @@
+import { LoopMachine } from '../../../src/core/loop-machine';
+import {
+  SUMMARY_MAX_BYTES,
+  childLoopSummary,
+  clipUtf8,
+  loopCurrentDetails,
+  loopStaticSummary,
+  outcomeHeadline,
+  utf8Bytes,
+} from '../../../src/core/ui-details';
+
+const NOW = '2026-01-01T00:00:00.000Z';
+const machine = (): LoopMachine =>
+  new LoopMachine(
+    {
+      loopId: 'ralph-x-abc123',
+      maxIterations: 5,
+      agent: 'claude-code',
+      workspace: '/ws',
+      stateDir: '/ws/.ralph',
+      defaultExtraIterations: 3,
+      labels: {},
+    },
+    NOW,
+  );
+
+describe('Temporal UI texts', () => {
+  it('summarises a loop by the first line of its task, within 200 UTF-8 bytes, never cutting a character', () => {
+    expect(loopStaticSummary({ prompt: '\n  Fix the parser  \nand more' })).toBe('Fix the parser');
+    expect(loopStaticSummary({ promptFile: 'TASK.md' })).toBe('task in TASK.md');
+    const long = loopStaticSummary({ prompt: 'é'.repeat(300) });
+    expect(utf8Bytes(long)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES);
+    expect(long.endsWith('…')).toBe(true);
+    expect(long.slice(0, -1)).toMatch(/^é+$/);
+    expect(utf8Bytes('a€😀')).toBe(1 + 3 + 4);
+    expect(clipUtf8('short')).toBe('short');
+    expect(utf8Bytes(childLoopSummary('p'.repeat(300), 'T1', 'Add login', 2))).toBeLessThanOrEqual(200);
+    expect(childLoopSummary('proj', 'T1', 'Add login\nmore', 2)).toBe('T1: Add login (attempt 2 of project proj)');
+  });
+
+  it.each([
+    [{ status: 'accepted', acceptedBy: 'check', iterations: 3 }, 'ACCEPTED by the check after 3 iterations'],
+    [{ status: 'accepted', acceptedBy: 'human', by: 'bob', iterations: 1 }, 'APPROVED by bob after 1 iteration'],
+    [{ status: 'aborted', by: 'alice', iterations: 2 }, 'ABORTED by alice after 2 iterations'],
+    [{ status: 'aborted', iterations: 0 }, 'ABORTED by an operator after 0 iterations'],
+    [{ status: 'failed', iterations: 4 }, 'FAILED after 4 iterations'],
+  ] as const)('heads the outcome %j as "%s"', (r, text) => {
+    expect(outcomeHeadline({ reason: 'r', ...r })).toBe(text);
+  });
+
+  it('follows the machine: iteration and phase, the gate and its commands, then the outcome', () => {
+    const m = machine();
+    const seen: string[] = [];
+    m.observe((s) => seen.push(loopCurrentDetails(s, 'Fix the parser')));
+    m.setPhase('agent', NOW);
+    expect(seen.pop()).toContain('**Iteration** 1/5 · **Phase**: the agent is working · **Status**: running');
+    m.openGate(
+      { reason: 'max_iterations', title: 'Reached 5 iterations', details: '', options: ['approve', 'abort'] },
+      NOW,
+    );
+    const gate = seen.pop()!;
+    expect(gate).toContain('**Waiting for a human** at gate `max_iterations@0`: Reached 5 iterations');
+    expect(gate).toContain('- `ralph approve ralph-x-abc123`\n- `ralph abort ralph-x-abc123`');
+    expect(gate).not.toContain('ralph reject');
+    m.finish({ status: 'aborted', by: 'alice', reason: 'not needed' }, '/ws/.ralph/state.json', NOW);
+    const end = seen.pop()!;
+    expect(end.split('\n').slice(0, 3)).toEqual(['**ABORTED by alice after 0 iterations**', '', '> not needed']);
+    expect(end).not.toContain('Waiting for a human');
+  });
+});
