@@ -116,6 +116,28 @@ describe('the Temporal UI texts of a loop', () => {
     expect(current).toContain('**Task**: Task T1: Fix the importer');
   });
 
+  it('names the task in the current details after continue-as-new, where the static summary is gone', async () => {
+    const ws = tempWorkspace(
+      { 'check.js': checkFileExists('done.txt') },
+      { iterations: { '3': [{ write: 'done.txt', content: 'x' }] }, default: [{ print: 'working' }] },
+    );
+    const input = scriptedLoop(ws, {
+      prompt: 'Write done.txt on the third try',
+      continueAsNewEvery: 1,
+      persistence: { detectors: { stuck: false, noFiles: false } },
+    });
+    const id = await startLoop(h.client, input, { taskQueue: h.taskQueue });
+    const handle = h.client.workflow.getHandle(id);
+    expect(await handle.result()).toMatchObject({ status: 'accepted', iterations: 3 });
+    expect((await h.status(id)).run).toBe(2);
+    // The SDK's continue-as-new carries no user metadata (1.24): the new run has no static summary, so the current
+    // details name the task themselves.
+    expect(await (await handle.describe()).staticSummary()).toBeUndefined();
+    const current = await currentDetails(id);
+    expect(current.split('\n')[0]).toBe('**ACCEPTED by the check after 3 iterations**');
+    expect(current).toContain('**Task**: Write done.txt on the third try');
+  });
+
   it('says FAILED and why when the input is invalid (no summary from the plain temporal CLI path)', async () => {
     const id = await h.startLoop({ prompt: 'x', workspace: '/nonexistent/ralph-ui-details' } as never);
     await expect(h.result(id)).rejects.toThrow();
