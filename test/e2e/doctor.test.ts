@@ -9,7 +9,8 @@ import path from 'node:path';
 import execa from 'execa';
 import type { DoctorCheck } from '../../src/core/doctor';
 import { taskQueuePollers } from '../../src/client';
-import { Harness, tempWorkspace } from '../helpers/env';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Harness, tempWorkspace, temporalPath } from '../helpers/env';
 
 const CLI = path.resolve(__dirname, '../../dist/src/cli/index.js');
 const agents = require('../../scripts/agents.js') as {
@@ -100,6 +101,24 @@ describe('ralph doctor', () => {
     expect(d.checks.worker.detail).toBe('no worker polls task queue nobody-polls-this');
     expect(d.checks.worker.fix).toContain(`ralph worker --address ${h.env.address} --task-queue nobody-polls-this`);
     expect(d.checks['search attributes'].status).toBe('ok');
+  });
+
+  it('fails when the namespace lacks the search attributes, naming the commands that create them', async () => {
+    const bare = await TestWorkflowEnvironment.createLocal({
+      server: { executable: { type: 'existing-path', path: temporalPath() } },
+    });
+    try {
+      const d = await doctor(['--address', bare.address]);
+      expect(d.code).toBe(1);
+      expect(d.checks['search attributes']).toMatchObject({ status: 'fail', needed: true });
+      expect(d.checks['search attributes'].detail).toContain('RalphStatus=Keyword');
+      expect(d.checks['search attributes'].fix).toContain(
+        '`temporal operator search-attribute create --namespace default --name RalphStatus --type Keyword`',
+      );
+      expect(d.checks['search attributes'].fix).toContain('`ralph worker` registers them when it starts');
+    } finally {
+      await bare.teardown();
+    }
   });
 
   it("fails when the loop's agent CLI is missing, and only warns for the others", async () => {
