@@ -20,6 +20,8 @@ import { checkFileExists, quietRuntime, scriptedLoop, tempWorkspace, workflowBun
 
 const TASK_QUEUE = 'ralph-ui-test';
 const shots = artifactDir('temporal-ui');
+/** The User Metadata panel (summary, details, current details) in the 1600x1000 viewport: the part docs show. */
+const METADATA_CLIP = { x: 280, y: 315, width: 1300, height: 540 };
 
 let server: DevServer;
 let connection: NativeConnection;
@@ -120,6 +122,7 @@ describe('the Temporal Web UI of ralph loops', () => {
     expect(atGate).toContain(`ralph approve ${aborted}`);
     expect(atGate).toContain(`ralph abort ${aborted}`);
     await page.screenshot({ path: path.join(shots, 'details-at-gate.png'), fullPage: true });
+    await page.screenshot({ path: path.join(shots, 'details-at-gate-panel.png'), clip: METADATA_CLIP });
 
     await client.workflow.getHandle(aborted).signal('abort', { by: 'alice', reason: 'wrong approach' });
     await client.workflow.getHandle(aborted).result();
@@ -127,11 +130,13 @@ describe('the Temporal Web UI of ralph loops', () => {
     expect(abortedText).toContain('wrong approach');
     expect(abortedText).not.toContain('ACCEPTED');
     await page.screenshot({ path: path.join(shots, 'details-aborted.png'), fullPage: true });
+    await page.screenshot({ path: path.join(shots, 'details-aborted-panel.png'), clip: METADATA_CLIP });
 
     const acceptedText = await metadataTab(page, accepted, 'ACCEPTED by the check after 2 iterations');
     expect(acceptedText).toContain('Create done.txt so the check passes');
     expect(acceptedText).toContain('node check.js');
     await page.screenshot({ path: path.join(shots, 'details-accepted.png'), fullPage: true });
+    await page.screenshot({ path: path.join(shots, 'details-accepted-panel.png'), clip: METADATA_CLIP });
 
     await page.goto(`${server.uiUrl}/namespaces/default/workflows`);
     // As a user would: Configure Columns, add RalphStatus and RalphIteration, drop Run ID and End to make room.
@@ -144,6 +149,10 @@ describe('the Temporal Web UI of ralph loops', () => {
     expect(await row(aborted).innerText()).toMatch(/COMPLETED[\s\S]*aborted/);
     expect(await row(accepted).innerText()).toMatch(/COMPLETED[\s\S]*accepted/);
     await page.screenshot({ path: path.join(shots, 'workflow-list.png') });
+    await page.screenshot({
+      path: path.join(shots, 'workflow-list-rows.png'),
+      clip: { x: 280, y: 240, width: 1300, height: 115 },
+    });
     await page.close();
   });
 });
