@@ -4,6 +4,7 @@
  * loop keeps up to date: iteration n/max, phase, the pending gate with the commands that answer it, and the outcome.
  */
 import type { LoopResult, LoopState } from './loop-types';
+import type { ProjectState } from './project-machine';
 
 /** The UI's limit on a summary, in UTF-8 bytes. */
 export const SUMMARY_MAX_BYTES = 200;
@@ -158,5 +159,46 @@ export function loopCurrentDetails(s: LoopState, task: string): string {
     `Agent runs ${t.agentRuns} · checks passed ${t.checksPassed}/${t.checksRun} · human gates ${t.humanGates}` +
       (t.costUsd ? ` · cost $${t.costUsd.toFixed(2)}` : ''),
   );
+  return lines.join('\n');
+}
+
+/** How a project ended, as its result says (the workflow's `ProjectResult`, the part the UI text needs). */
+export interface ProjectEnding {
+  status: 'done' | 'finished_with_blocked' | 'aborted';
+  blocked: { id: string }[];
+}
+
+/** A project's current details (Markdown): tasks done, the task running and its loop, blocked tasks, the outcome. */
+export function projectCurrentDetails(s: ProjectState, ending?: ProjectEnding): string {
+  const done = s.tasks.filter((t) => t.status === 'done').length;
+  const blocked = s.tasks.filter((t) => t.status === 'blocked');
+  const lines: string[] = [];
+  if (ending)
+    lines.push(
+      ending.status === 'done'
+        ? `**DONE: every task (${done}/${s.tasks.length})**`
+        : ending.status === 'aborted'
+          ? `**ABORTED with ${done}/${s.tasks.length} tasks done**`
+          : `**FINISHED with ${ending.blocked.length} blocked: ${ending.blocked.map((b) => b.id).join(', ')}**`,
+      '',
+    );
+  lines.push(
+    `**Tasks**: ${done}/${s.tasks.length} done · ${blocked.length} blocked · ${s.attemptsRun} attempts · **Status**: ${s.status}`,
+    `**PRD**: \`${s.prdFile}\``,
+  );
+  const current = !ending && s.current ? s.tasks.find((t) => t.id === s.current) : undefined;
+  const attempt = current?.attempts[current.attempts.length - 1];
+  if (current && attempt)
+    lines.push(
+      `**Now**: ${current.id} (${firstLine(current.title)}), attempt ${attempt.n}: loop \`${attempt.loopId}\``,
+    );
+  if (!ending && blocked.length) {
+    lines.push('', `**Blocked**: ${blocked.map((t) => `${t.id} (${t.blockReason ?? 'blocked'})`).join(', ')}`, '');
+    lines.push(
+      `- \`ralph blocked ${s.projectId} --suggest\``,
+      `- \`ralph unblock ${s.projectId} ${blocked[0].id} --timeout <secs>\``,
+      `- \`ralph retry-blocked ${s.projectId}\``,
+    );
+  }
   return lines.join('\n');
 }

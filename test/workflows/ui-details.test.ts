@@ -107,6 +107,9 @@ describe('the Temporal UI texts of a loop', () => {
     const pd = await project.describe();
     expect(await pd.staticSummary()).toBe('Ralph project: prd.json');
     expect(await pd.staticDetails()).toContain(`\`ralph status ${projectId}\``);
+    const projectDetails = await currentDetails(projectId);
+    expect(projectDetails.split('\n')[0]).toBe('**DONE: every task (1/1)**');
+    expect(projectDetails).toContain('**Tasks**: 1/1 done · 0 blocked · 1 attempts · **Status**: done');
     const childId = `${projectId}--T1--a1`;
     const cd = await h.client.workflow.getHandle(childId).describe();
     expect(await cd.staticSummary()).toBe(`T1: Fix the importer (attempt 1 of project ${projectId})`);

@@ -6,8 +6,10 @@ import {
   loopCurrentDetails,
   loopStaticSummary,
   outcomeHeadline,
+  projectCurrentDetails,
   utf8Bytes,
 } from '../../../src/core/ui-details';
+import type { ProjectState } from '../../../src/core/project-machine';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const machine = (): LoopMachine =>
@@ -66,5 +68,47 @@ describe('Temporal UI texts', () => {
     const end = seen.pop()!;
     expect(end.split('\n').slice(0, 3)).toEqual(['**ABORTED by alice after 0 iterations**', '', '> not needed']);
     expect(end).not.toContain('Waiting for a human');
+  });
+});
+
+describe('project UI texts', () => {
+  const task = (id: string, status: string, extra: object = {}) => ({
+    id,
+    title: `Title of ${id}`,
+    status,
+    attempts: [{ n: 1, loopId: `p--${id}--a1`, timeoutSeconds: 60, why: '', startedAt: NOW }],
+    ...extra,
+  });
+  const state = (over: object = {}) =>
+    ({
+      projectId: 'p',
+      prdFile: 'prd.json',
+      status: 'running',
+      tasks: [task('T1', 'done'), task('T2', 'running'), task('T3', 'blocked', { blockReason: 'timeout' })],
+      current: 'T2',
+      attemptsRun: 3,
+      startedAt: NOW,
+      updatedAt: NOW,
+      run: 0,
+      commands: [],
+      ...over,
+    }) as unknown as ProjectState;
+
+  it('shows the running task and its loop, the blocked tasks and the commands for them', () => {
+    const md = projectCurrentDetails(state());
+    expect(md).toContain('**Tasks**: 1/3 done · 1 blocked · 3 attempts · **Status**: running');
+    expect(md).toContain('**Now**: T2 (Title of T2), attempt 1: loop `p--T2--a1`');
+    expect(md).toContain('**Blocked**: T3 (timeout)');
+    expect(md).toContain('- `ralph unblock p T3 --timeout <secs>`');
+  });
+
+  it('heads the end: finished with blocked tasks, aborted', () => {
+    const s = state({ status: 'done', current: undefined });
+    const finished = projectCurrentDetails(s, { status: 'finished_with_blocked', blocked: [{ id: 'T3' }] });
+    expect(finished.split('\n')[0]).toBe('**FINISHED with 1 blocked: T3**');
+    expect(finished).not.toContain('ralph unblock');
+    const aborted = projectCurrentDetails(state({ status: 'aborted' }), { status: 'aborted', blocked: [] });
+    expect(aborted.split('\n')[0]).toBe('**ABORTED with 1/3 tasks done**');
+    expect(aborted).not.toContain('**Now**');
   });
 });
