@@ -148,5 +148,10 @@ function projectResult(m: ProjectMachine, status: ProjectResult['status']): Proj
 
 /** Sets the project's current details in the Temporal UI (not a command: no history event, nothing to replay). */
 function showProject(m: ProjectMachine, ending?: ProjectResult): void {
-  setCurrentDetails(projectCurrentDetails(m.state, ending));
+  try {
+    setCurrentDetails(projectCurrentDetails(m.state, ending));
+  } catch (e) {
+    // Only a view: never fail the project's workflow task over it.
+    setCurrentDetails(`**Status**: ${m.state.status} (details unavailable: ${(e as Error).message})`);
+  }
 }

@@ -16,7 +16,15 @@ export function showCurrentDetails(m: LoopMachine, rawInput: LoopInputRaw | unde
     prompt: typeof raw.prompt === 'string' ? raw.prompt : undefined,
     promptFile: typeof raw.promptFile === 'string' ? raw.promptFile : undefined,
   });
-  const render = (): void => setCurrentDetails(loopCurrentDetails(m.state, task));
+  const render = (): void => {
+    // Only a view of the state: a state it can't render (a carry from an older version, say) must never fail the
+    // workflow task that changed it.
+    try {
+      setCurrentDetails(loopCurrentDetails(m.state, task));
+    } catch (e) {
+      setCurrentDetails(`**Status**: ${m.state.status} (details unavailable: ${(e as Error).message})`);
+    }
+  };
   m.observe(render);
   render();
 }
