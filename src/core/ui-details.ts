@@ -52,7 +52,8 @@ export interface LoopUiInput {
 
 /** The loop's static summary: the task's first line (or its prompt file), at most 200 bytes. */
 export function loopStaticSummary(i: LoopUiInput): string {
-  const task = i.prompt ? firstLine(i.prompt) : '';
+  // A Markdown heading's marks would make the one-line summary a heading: the words are the task.
+  const task = i.prompt ? firstLine(i.prompt).replace(/^#+\s*/, '') : '';
   return clipUtf8(task || (i.promptFile ? `task in ${i.promptFile}` : 'Ralph loop'));
 }
 

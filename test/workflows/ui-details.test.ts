@@ -141,6 +141,18 @@ describe('the Temporal UI texts of a loop', () => {
     expect(current).toContain('**Task**: Write done.txt on the third try');
   });
 
+  it("takes a prompt file's first line as the summary", async () => {
+    const ws = tempWorkspace(
+      { 'TASK.md': '# Port the importer to streams\n\nKeep the API.\n', 'check.js': 'process.exit(0)' },
+      { default: [] },
+    );
+    const input = scriptedLoop(ws, { prompt: undefined, promptFile: 'TASK.md' });
+    const id = await startLoop(h.client, input, { taskQueue: h.taskQueue });
+    const d = await h.client.workflow.getHandle(id).describe();
+    expect(await d.staticSummary()).toBe('Port the importer to streams');
+    await h.result(id);
+  });
+
   it('says FAILED and why when the input is invalid (no summary from the plain temporal CLI path)', async () => {
     const id = await h.startLoop({ prompt: 'x', workspace: '/nonexistent/ralph-ui-details' } as never);
     await expect(h.result(id)).rejects.toThrow();

@@ -30,6 +30,7 @@ describe('Temporal UI texts', () => {
   it('summarises a loop by the first line of its task, within 200 UTF-8 bytes, never cutting a character', () => {
     expect(loopStaticSummary({ prompt: '\n  Fix the parser  \nand more' })).toBe('Fix the parser');
     expect(loopStaticSummary({ promptFile: 'TASK.md' })).toBe('task in TASK.md');
+    expect(loopStaticSummary({ prompt: '## Add a parser\n\ndetails', promptFile: 'TASK.md' })).toBe('Add a parser');
     const long = loopStaticSummary({ prompt: 'é'.repeat(300) });
     expect(utf8Bytes(long)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES);
     expect(long.endsWith('…')).toBe(true);
