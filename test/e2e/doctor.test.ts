@@ -10,6 +10,8 @@ import execa from 'execa';
 import type { DoctorCheck } from '../../src/core/doctor';
 import { taskQueuePollers } from '../../src/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { NativeConnection } from '@temporalio/worker';
+import { createHostWorker } from '../../src/workers/worker';
 import { Harness, tempWorkspace, temporalPath } from '../helpers/env';
 
 const CLI = path.resolve(__dirname, '../../dist/src/cli/index.js');
@@ -118,6 +120,37 @@ describe('ralph doctor', () => {
       expect(d.checks['search attributes'].fix).toContain('`ralph worker` registers them when it starts');
     } finally {
       await bare.teardown();
+    }
+  });
+
+  it("checks a host's own queue with --host: fails without its worker, passes once one polls", async () => {
+    const missing = await doctor([...conn(), '--host', 'laptop']);
+    expect(missing.code).toBe(1);
+    expect(missing.checks['host worker']).toMatchObject({
+      status: 'fail',
+      detail: `no worker polls ${h.taskQueue}@laptop: loops bound to host laptop wait for it`,
+    });
+    expect(missing.checks['host worker'].fix).toContain(`ralph worker --host laptop --address ${h.env.address}`);
+    const hostWorker = await createHostWorker({
+      connection: h.env.nativeConnection as NativeConnection,
+      namespace: 'default',
+      taskQueue: h.taskQueue,
+      hostId: 'laptop',
+      shutdownGraceTime: '1 second',
+    });
+    const running = hostWorker.run();
+    try {
+      const end = Date.now() + 30_000;
+      while (!(await taskQueuePollers(h.client, `${h.taskQueue}@laptop`)).length) {
+        if (Date.now() > end) throw new Error('the host worker never polled');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const found = await doctor([...conn(), '--host', 'laptop']);
+      expect(found.checks['host worker'].status).toBe('ok');
+      expect(found.checks['host worker'].detail).toMatch(new RegExp(`^${h.taskQueue}@laptop: ralph@laptop/\\d+@`));
+    } finally {
+      hostWorker.shutdown();
+      await running;
     }
   });
 

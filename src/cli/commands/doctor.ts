@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import { missingSearchAttributes, serverVersion, taskQueuePollers } from '../../client';
 import { DEFAULT_TASK_QUEUE } from '../../core/constants';
+import { hostTaskQueue } from '../../core/hosts';
 import { agentCheck, diskCheck, doctorExitCode, doctorLines, nodeCheck, type DoctorCheck } from '../../core/doctor';
 import { locateTemporalBinary } from '../../dev/dev-server';
 import { findAgents, findSandbox } from '../../workers/machine';
@@ -22,6 +23,7 @@ export const DoctorOptions = z.object({
   agent: z.enum(['claude-code', 'codex', 'gemini', 'aider', 'command', 'scripted']).optional(),
   workspace: z.string().optional(),
   stateDir: z.string().optional(),
+  host: z.string().min(1).optional(),
 });
 /** Options of `ralph doctor`. */
 export type DoctorOptions = z.infer<typeof DoctorOptions>;
@@ -39,13 +41,17 @@ export function doctorCommand(program: Command): Command {
       'the workspace whose state folder (.ralph) needs disk space (default: current directory)',
     )
     .option('--state-dir <dir>', 'the state folder, when not <workspace>/.ralph')
+    .option(
+      '--host <id>',
+      "also check the host's own queue <task-queue>@<id> (env RALPH_HOST_ID), for loops bound to it",
+    )
     .option('--json', 'print the checks as JSON: {ok, checks: [{name, status, detail, fix, needed}]}')
     .action(runCommand(DoctorOptions, doctorRun));
 }
 
 async function doctorRun(o: DoctorOptions, _args: string[], ctx: CommandContext): Promise<number> {
   const checks: DoctorCheck[] = [nodeCheck(process.versions.node), temporalBinaryCheck()];
-  checks.push(...(await temporalChecks(ctx)));
+  checks.push(...(await temporalChecks(ctx, o.host ?? (process.env.RALPH_HOST_ID || undefined))));
   checks.push(gitCheck());
   for (const a of findAgents()) checks.push(agentCheck(a, a.setup.adapter === o.agent));
   checks.push(sandboxCheck());
@@ -81,7 +87,7 @@ function flagsFor(ctx: CommandContext): string {
 }
 
 /** Server, worker and search attributes: the last two are skipped when no server answers. */
-async function temporalChecks(ctx: CommandContext): Promise<DoctorCheck[]> {
+async function temporalChecks(ctx: CommandContext, host?: string): Promise<DoctorCheck[]> {
   const { address, namespace, taskQueue } = ctx.connection;
   let client: Client;
   try {
@@ -98,6 +104,7 @@ async function temporalChecks(ctx: CommandContext): Promise<DoctorCheck[]> {
         needed: true,
       },
       skip('worker'),
+      ...(host ? [skip('host worker')] : []),
       skip('search attributes'),
     ];
   }
@@ -110,6 +117,7 @@ async function temporalChecks(ctx: CommandContext): Promise<DoctorCheck[]> {
       needed: true,
     },
     await workerCheck(client, taskQueue, flagsFor(ctx)),
+    ...(host ? [await hostWorkerCheck(client, taskQueue, host, flagsFor(ctx))] : []),
     await searchAttributesCheck(client),
   ];
 }
@@ -136,6 +144,22 @@ async function workerCheck(client: Client, taskQueue: string, flags: string): Pr
     ([id, w]) => `${id} (${[...w.kinds].join('+')}; build ${w.buildId ?? 'unversioned'})`,
   );
   return { name: 'worker', status: 'ok', detail: `task queue ${taskQueue}: ${workers.join(', ')}`, needed: true };
+}
+
+/** The workers of a host's own queue (activities only): loops bound to the host wait without one. */
+async function hostWorkerCheck(client: Client, taskQueue: string, host: string, flags: string): Promise<DoctorCheck> {
+  const queue = hostTaskQueue(taskQueue, host);
+  const pollers = (await taskQueuePollers(client, queue)).filter((p) => p.kind === 'activity');
+  if (!pollers.length)
+    return {
+      name: 'host worker',
+      status: 'fail',
+      detail: `no worker polls ${queue}: loops bound to host ${host} wait for it`,
+      fix: `on host ${host}: \`ralph worker --host ${host}${flags}\``,
+      needed: true,
+    };
+  const ids = [...new Set(pollers.map((p) => p.identity))];
+  return { name: 'host worker', status: 'ok', detail: `${queue}: ${ids.join(', ')}`, needed: true };
 }
 
 async function searchAttributesCheck(client: Client): Promise<DoctorCheck> {
