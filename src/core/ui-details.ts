@@ -138,11 +138,24 @@ const PHASE_WORDS: Record<string, string> = {
   done: 'done',
 };
 
+/** Phases inside an iteration (the iteration shown is the one running, not the last recorded). */
+const IN_ITERATION: readonly string[] = [
+  'agent',
+  'inspecting',
+  'checking',
+  'gates',
+  'verifying',
+  'sleeping_usage_limit',
+  'moving',
+];
+
 /** The loop's current details (Markdown), from its state alone (deterministic: the workflow sets them as it goes). */
 export function loopCurrentDetails(s: LoopState, task: string): string {
   const lines: string[] = [];
   if (s.result) lines.push(`**${outcomeHeadline(s.result)}**`, '', `> ${firstLine(s.result.reason) || '-'}`, '');
-  const shown = s.result ? s.iteration : Math.min(s.iteration + (s.phase === 'starting' ? 0 : 1), s.maxIterations);
+  // While an iteration runs, it is the one after the last recorded; at a gate, paused or done, the last recorded.
+  const running = IN_ITERATION.includes(s.phase) && !s.result;
+  const shown = running ? s.iteration + 1 : s.iteration;
   lines.push(
     `**Iteration** ${shown}/${s.maxIterations} · **Phase**: ${PHASE_WORDS[s.phase] ?? s.phase} · **Status**: ${s.status}`,
     `**Task**: ${task}`,

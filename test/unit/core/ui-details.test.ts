@@ -57,17 +57,31 @@ describe('Temporal UI texts', () => {
     m.observe((s) => seen.push(loopCurrentDetails(s, 'Fix the parser')));
     m.setPhase('agent', NOW);
     expect(seen.pop()).toContain('**Iteration** 1/5 · **Phase**: the agent is working · **Status**: running');
+    m.recordIteration(
+      {
+        n: 1,
+        outcome: 'continue',
+        agent: { exitCode: 0, durationMs: 1, claimed: false, timedOut: false },
+      } as unknown as Parameters<LoopMachine['recordIteration']>[0],
+      [],
+      NOW,
+    );
+    m.setPhase('starting', NOW);
+    expect(seen.pop()).toContain('**Iteration** 1/5 · **Phase**: between iterations');
+    m.setPhase('checking', NOW);
+    expect(seen.pop()).toContain('**Iteration** 2/5 · **Phase**: running the completion check');
     m.openGate(
       { reason: 'max_iterations', title: 'Reached 5 iterations', details: '', options: ['approve', 'abort'] },
       NOW,
     );
     const gate = seen.pop()!;
-    expect(gate).toContain('**Waiting for a human** at gate `max_iterations@0`: Reached 5 iterations');
+    expect(gate).toContain('**Iteration** 1/5 · **Phase**: waiting for a human');
+    expect(gate).toContain('**Waiting for a human** at gate `max_iterations@1`: Reached 5 iterations');
     expect(gate).toContain('- `ralph approve ralph-x-abc123`\n- `ralph abort ralph-x-abc123`');
     expect(gate).not.toContain('ralph reject');
     m.finish({ status: 'aborted', by: 'alice', reason: 'not needed' }, '/ws/.ralph/state.json', NOW);
     const end = seen.pop()!;
-    expect(end.split('\n').slice(0, 3)).toEqual(['**ABORTED by alice after 0 iterations**', '', '> not needed']);
+    expect(end.split('\n').slice(0, 3)).toEqual(['**ABORTED by alice after 1 iteration**', '', '> not needed']);
     expect(end).not.toContain('Waiting for a human');
   });
 });
