@@ -19,6 +19,7 @@ import { blockedCommand } from './commands/blocked';
 import { demoCommand } from './commands/demo';
 import { hookCommand } from './commands/hook';
 import { devCommand } from './commands/dev';
+import { doctorCommand } from './commands/doctor';
 import { interventionsCommand } from './commands/interventions';
 import { listCommand } from './commands/list';
 import { moveCommand } from './commands/move';
@@ -90,6 +91,7 @@ export function buildProgram(): Command {
     watchCommand,
     routeCommand,
     routingCommand,
+    doctorCommand,
   ])
     register(program);
   return program;

@@ -8,7 +8,10 @@ export class NoServerError extends Error {
     readonly address: string,
     override readonly cause?: unknown,
   ) {
-    super(`no Temporal server at ${address}: start one with \`ralph dev\` (or set --address / TEMPORAL_ADDRESS)`);
+    super(
+      `no Temporal server at ${address}: start one with \`ralph dev\` (or set --address / TEMPORAL_ADDRESS); ` +
+        '`ralph doctor` checks the whole setup',
+    );
   }
 }
 

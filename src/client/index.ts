@@ -4,6 +4,7 @@
  * Shared by the CLI and the console; every failure is one of the errors in ./errors (or below) with a clear message.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { Client, Connection, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
@@ -11,6 +12,7 @@ import { type ConnectionConfig, tlsOptions } from '../config/connection';
 import { type LoopInputRaw, parseLoopInput } from '../config/loop-input';
 import { parseProjectInput, type ProjectInputRaw } from '../config/project-input';
 import { SearchAttributes, WorkflowTypes } from '../core/constants';
+import { loopStaticDetails, loopStaticSummary, projectStaticDetails, projectStaticSummary } from '../core/ui-details';
 import type { DecisionPayload, SignalName } from '../core/loop-machine';
 import type { LoopResult, LoopState } from '../core/loop-types';
 import type { ProjectState, UnblockRequest } from '../core/project-machine';
@@ -41,6 +43,7 @@ import {
 
 export * from './errors';
 export * from './watch';
+export * from './doctor';
 
 /** Connects a client, failing fast with {@link NoServerError} when nothing answers. */
 export async function connectClient(c: ConnectionConfig): Promise<Client> {
@@ -85,8 +88,27 @@ export async function startLoop(client: Client, input: LoopInputRaw, o: StartLoo
     taskQueue: o.taskQueue,
     workflowId: loopId,
     args: [input],
+    // What the Temporal UI shows in its list and on the details page (the loop keeps its current details itself).
+    staticSummary: loopStaticSummary({ ...input, prompt: input.prompt ?? promptFileHead(input) }),
+    staticDetails: loopStaticDetails(input, loopId),
   });
   return loopId;
+}
+
+/** The first 4 KB of the loop's prompt file, when this machine can read it (the summary's task line); else undefined. */
+function promptFileHead(input: LoopInputRaw): string | undefined {
+  if (!input.promptFile) return undefined;
+  try {
+    const fd = fs.openSync(path.resolve(input.workspace ?? process.cwd(), input.promptFile), 'r');
+    try {
+      const buf = Buffer.alloc(4096);
+      return buf.subarray(0, fs.readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 async function describeOrThrow(client: Client, loopId: string): Promise<{ handle: WorkflowHandle; closed?: string }> {
@@ -297,6 +319,8 @@ export async function startProject(client: Client, input: ProjectInputRaw, o: St
     taskQueue: o.taskQueue,
     workflowId: projectId,
     args: [input],
+    staticSummary: projectStaticSummary(input.prdFile),
+    staticDetails: projectStaticDetails(input, projectId),
   });
   return projectId;
 }

@@ -111,6 +111,22 @@ export class LoopMachine {
     return this.abortRequest;
   }
 
+  private observer?: (state: LoopState) => void;
+
+  /**
+   * Calls `fn` after every change of the state (phase, gate, iteration, signal, end): the workflow mirrors the state
+   * into the Temporal UI's current details with it. One observer; a later call replaces it.
+   */
+  observe(fn: (state: LoopState) => void): void {
+    this.observer = fn;
+  }
+
+  /** Stamps a change and tells the observer. */
+  private touch(now: string): void {
+    this.state.updatedAt = now;
+    this.observer?.(this.state);
+  }
+
   /** Carry for continue-as-new. */
   carry(): LoopCarry {
     return { state: this.state, seenRequestIds: this.seen.slice(-100) };
@@ -129,7 +145,7 @@ export class LoopMachine {
               ? 'sleeping'
               : 'running';
     }
-    this.state.updatedAt = now;
+    this.touch(now);
   }
 
   /** Number of the iteration that runs next (1-based). */
@@ -171,7 +187,7 @@ export class LoopMachine {
     }
     s.pendingFeedback = feedback;
     s.pendingGuidance = undefined;
-    s.updatedAt = now;
+    this.touch(now);
   }
 
   /** Records gate verdicts of an iteration (totals and per-gate stats); returns the new rejection streak. */
@@ -254,7 +270,7 @@ export class LoopMachine {
     });
     if (this.state.signals.length > EVENTS_KEPT) this.state.signals.splice(0, this.state.signals.length - EVENTS_KEPT);
     if (p.requestId && result.applied) this.seen.push(p.requestId);
-    this.state.updatedAt = now;
+    this.touch(now);
     return result;
   }
 
@@ -316,7 +332,7 @@ export class LoopMachine {
     if (!h) return;
     if (h.waiting) h.waiting = { ...h.waiting, activity, waits: h.waiting.waits + 1 };
     else h.waiting = { activity, since: now, waits: 1 };
-    this.state.updatedAt = now;
+    this.touch(now);
   }
 
   /** The host's worker answered: the loop is no longer waiting for it. */
@@ -365,7 +381,7 @@ export class LoopMachine {
       };
       if (typeof p.requestId === 'string') this.seen.push(p.requestId);
     }
-    this.state.updatedAt = now;
+    this.touch(now);
     return { applied, note };
   }
 
@@ -381,7 +397,7 @@ export class LoopMachine {
       moves: [...(h.moves ?? []), move].slice(-20),
     };
     this.state.workspace = move.workspace;
-    this.state.updatedAt = now;
+    this.touch(now);
   }
 
   /** Ends the loop; returns the result the workflow returns. */
@@ -408,7 +424,7 @@ export class LoopMachine {
     this.state.phase = 'done';
     this.state.pendingGate = undefined;
     this.state.result = full;
-    this.state.updatedAt = now;
+    this.touch(now);
     return full;
   }
 }

@@ -15,6 +15,7 @@ import { fail, finish, persist } from './loop/persist';
 import { setLoopHandlers } from './loop/handlers';
 import { setRouteHandler, startRoutingPhase } from './loop/routing';
 import { createContext, createMachine, validatedInput } from './loop/start';
+import { showCurrentDetails } from './loop/details';
 import { startVerification, verificationGate } from './loop/original-checks';
 
 export type { RalphLoopCarry } from './loop/carry';
@@ -25,6 +26,8 @@ export { ROUTING_PATCH } from './loop/routing';
 /** Runs a Ralph loop until the completion check passes, a human decides, or it is aborted. */
 export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry): Promise<LoopResult> {
   const m = createMachine(rawInput, carry);
+  // The Temporal UI's current details follow the state from here on (no history events).
+  showCurrentDetails(m, rawInput);
   // Handlers first, so a signal sent right after start is never lost.
   const live = setLoopHandlers(m);
   setRouteHandler(m, live.routing);

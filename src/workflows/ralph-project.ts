@@ -8,13 +8,22 @@
  * Parent-close policy: REQUEST_CANCEL. Terminating or cancelling the project cancels the running child loop (its agent
  * process group is killed); nothing else keeps running.
  */
-import { ApplicationFailure, condition, continueAsNew, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  log,
+  proxyActivities,
+  setCurrentDetails,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type * as activities from '../activities';
 import type { ResolvedProjectInput, ProjectInputRaw } from '../config/project-input';
 import { ErrorTypes, NON_RETRYABLE_ERROR_TYPES } from '../core/constants';
 import type { RoutingCarryIn } from '../core/routing/tracker';
 import { ProjectMachine, type ProjectState } from '../core/project-machine';
-import { childLoopInput, runAttempt } from './project/attempt';
+import { projectCurrentDetails } from '../core/ui-details';
+import { childLoopInput, childLoopUi, runAttempt } from './project/attempt';
 import { setProjectHandlers } from './project/handlers';
 
 export { tasks, unblock, retryBlocked, finish, abortProject } from './messages';
@@ -45,6 +54,7 @@ const nowIso = (): string => new Date().toISOString();
 /** Runs a PRD's tasks as child loops until all are done, or only blocked ones are left and an operator finishes. */
 export async function ralphProject(rawInput: ProjectInputRaw, carry?: ProjectCarry): Promise<ProjectResult> {
   const { input, m } = await start(rawInput, carry);
+  showProject(m);
   const req = setProjectHandlers(m, nowIso);
   const result = (status: ProjectResult['status']): ProjectResult => projectResult(m, status);
 
@@ -57,6 +67,7 @@ export async function ralphProject(rawInput: ProjectInputRaw, carry?: ProjectCar
       if (m.allDone) return result('done');
       // Only blocked tasks left: the project waits for an operator (unblock, retry-blocked) or a finish.
       m.state.status = 'waiting_operator';
+      showProject(m);
       log.info(`project ${m.state.projectId}: only blocked tasks left; waiting for unblock, retry-blocked or finish`);
       // The predicate only reads (peek); the task is picked, and dependents blocked, by next() below.
       await condition(() => !!req.abort || !!req.finish || m.peek() !== undefined);
@@ -70,8 +81,15 @@ export async function ralphProject(rawInput: ProjectInputRaw, carry?: ProjectCar
 
     const loopId = `${m.state.projectId}--${t.id}--a${t.attempts.length + 1}`;
     const attempt = m.startAttempt(t, loopId, nowIso());
+    showProject(m);
     log.info(`task ${t.id} attempt ${attempt.n}: timeout ${attempt.timeoutSeconds}s (${attempt.why})`);
-    const ran = await runAttempt(loopId, childLoopInput(input, m.state.projectId, t, attempt, routing), req);
+    const childInput = childLoopInput(input, m.state.projectId, t, attempt, routing);
+    const ran = await runAttempt(
+      loopId,
+      childInput,
+      req,
+      childLoopUi(m.state.projectId, t, attempt.n, loopId, childInput),
+    );
     const { outcome, reason, aborted } = ran;
     if (ran.routing) routing = ran.routing;
     m.finishAttempt(t, outcome, reason, nowIso());
@@ -115,7 +133,7 @@ async function start(
 function projectResult(m: ProjectMachine, status: ProjectResult['status']): ProjectResult {
   m.state.status = status === 'aborted' ? 'aborted' : 'done';
   m.state.updatedAt = nowIso();
-  return {
+  const r: ProjectResult = {
     projectId: m.state.projectId,
     status,
     done: m.state.tasks.filter((t) => t.status === 'done').map((t) => t.id),
@@ -124,4 +142,16 @@ function projectResult(m: ProjectMachine, status: ProjectResult['status']): Proj
       .map((t) => ({ id: t.id, reason: t.blockReason, details: t.blockDetails })),
     attempts: m.state.attemptsRun,
   };
+  showProject(m, r);
+  return r;
+}
+
+/** Sets the project's current details in the Temporal UI (not a command: no history event, nothing to replay). */
+function showProject(m: ProjectMachine, ending?: ProjectResult): void {
+  try {
+    setCurrentDetails(projectCurrentDetails(m.state, ending));
+  } catch (e) {
+    // Only a view: never fail the project's workflow task over it.
+    setCurrentDetails(`**Status**: ${m.state.status} (details unavailable: ${(e as Error).message})`);
+  }
 }

@@ -4,6 +4,7 @@ import { logLoopEvent } from '../../telemetry/logger';
 import { followLoop, followProject } from '../follow';
 import { buildLoopInput, buildProjectInput, collect, StartOptions } from '../input/start-options';
 import { runCommand, UsageError, useColor, type CommandContext } from '../run-command';
+import { noteMissingWorker } from '../worker-hint';
 
 /** Registers `ralph start` on the program. */
 export function startCommand(program: Command): Command {
@@ -92,6 +93,7 @@ async function startLoopCommand(o: StartOptions, _args: string[], ctx: CommandCo
   const client = await ctx.client();
   const loopId = await startLoop(client, input, { taskQueue: ctx.connection.taskQueue, loopId: o.id });
   logLoopEvent('loop.started', { loopId, agent: input.agent?.adapter, taskQueue: ctx.connection.taskQueue });
+  await noteMissingWorker(client, ctx.connection.taskQueue, ctx.connectionFlags, ctx.out);
   if (!o.follow) {
     if (o.json) ctx.out.json({ loopId });
     else ctx.out.line(loopId);
@@ -114,6 +116,7 @@ async function startProjectCommand(o: StartOptions, ctx: CommandContext): Promis
   const client = await ctx.client();
   const projectId = await startProject(client, input, { taskQueue: ctx.connection.taskQueue, projectId: o.id });
   logLoopEvent('project.started', { loopId: projectId, taskQueue: ctx.connection.taskQueue });
+  await noteMissingWorker(client, ctx.connection.taskQueue, ctx.connectionFlags, ctx.out);
   if (!o.follow) {
     if (o.json) ctx.out.json({ projectId });
     else ctx.out.line(projectId);

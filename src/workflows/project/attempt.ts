@@ -9,6 +9,7 @@ import type { ResolvedProjectInput } from '../../config/project-input';
 import type { LoopResult } from '../../core/loop-types';
 import type { RoutingCarryIn } from '../../core/routing/tracker';
 import { taskPrompt, type AttemptOutcome, type AttemptRecord, type ProjectTask } from '../../core/project-machine';
+import { childLoopSummary, loopStaticDetails } from '../../core/ui-details';
 import { ralphLoop } from '../ralph-loop';
 import type { ProjectRequests } from './handlers';
 
@@ -48,6 +49,26 @@ export function childLoopInput(
   };
 }
 
+/** What the Temporal UI shows of a child loop: the task and attempt as its summary, the loop's details. */
+export interface ChildLoopUi {
+  staticSummary: string;
+  staticDetails: string;
+}
+
+/** The child loop's summary and details for attempt `n` at task `t`. */
+export function childLoopUi(
+  projectId: string,
+  t: ProjectTask,
+  n: number,
+  loopId: string,
+  input: LoopInputRaw,
+): ChildLoopUi {
+  return {
+    staticSummary: childLoopSummary(projectId, t.id, t.title, n),
+    staticDetails: `${loopStaticDetails(input, loopId)}\n\nTask \`${t.id}\` of project \`${projectId}\`, attempt ${n}.`,
+  };
+}
+
 /**
  * Runs the attempt's child loop (parent-close policy REQUEST_CANCEL) and classifies how it ended. Returns
  * `aborted: true` when the project's abort cancelled it.
@@ -56,6 +77,7 @@ export async function runAttempt(
   loopId: string,
   loopInput: LoopInputRaw,
   req: ProjectRequests,
+  ui?: ChildLoopUi,
 ): Promise<{ outcome: AttemptOutcome; reason: string; aborted?: boolean; routing?: RoutingCarryIn }> {
   try {
     req.childScope = new CancellationScope();
@@ -64,6 +86,8 @@ export async function runAttempt(
         workflowId: loopId,
         args: [loopInput],
         parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+        // Metadata of the start command, not part of it: a replay of a project recorded without it still matches.
+        ...(ui ?? {}),
       }),
     );
     return { ...classify(r), ...(r.routing ? { routing: r.routing } : {}) };
