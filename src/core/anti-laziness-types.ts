@@ -210,7 +210,8 @@ export interface AntiLazinessSettings {
     stuck: boolean;
     plateau: boolean;
   };
-  stuck: { sameError: number; sameOutput: number; noProgress: number; oscillation: boolean };
+  /** `differentErrors` (0: off) is missing from inputs resolved before the rule existed: read it with `?? 0`. */
+  stuck: { sameError: number; sameOutput: number; noProgress: number; oscillation: boolean; differentErrors: number };
   plateau: { minDelta: number; window: number };
   circuitBreaker: { noFiles: number; window: number };
   reinforcement: { standardFrom: number; aggressiveFrom: number };
