@@ -171,6 +171,8 @@ export interface AntiLazinessState {
   current: { tests?: number; coverage?: { covered: number; total: number; pct: number }; iteration?: number };
   /** Every detection type seen, counted. */
   counts: Record<string, number>;
+  /** The same detections counted by severity (`warning`, `critical`); absent in states recorded before it. */
+  severities?: Record<string, number>;
   /** The last 20 non-PASS events (the full log is events.json). */
   recent: InterventionEvent[];
   regressions: RegressionRecord[];

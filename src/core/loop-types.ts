@@ -206,7 +206,7 @@ export interface LoopState {
   /** Rejected completion claims since the last accepted human decision (the rejection policy counts these). */
   rejectionStreak?: number;
   /** Per-gate runs, passes and time, for `ralph stats`. */
-  gateStats?: Record<string, { runs: number; passed: number; ms: number; firstTryPassed?: boolean }>;
+  gateStats?: Record<string, { runs: number; passed: number; ms: number; firstTryPassed?: boolean; kind?: string }>;
   /** Multiplier of the token budget (a human's `reject` at the budget gate adds 0.5). */
   budgetScale?: number;
   /** The token budget warning was given. */

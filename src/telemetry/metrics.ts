@@ -7,6 +7,7 @@
 import http from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { GateVerdict } from '../core/gate-rules';
+import type { GateStats } from '../core/stats';
 import type { IterationRecord, LoopState } from '../core/loop-types';
 
 /** The registry holding every `ralph_*` metric. */
@@ -230,6 +231,53 @@ export function observeState(state: LoopState, record?: IterationRecord): void {
   }
   if (!gate || state.result) openGates.delete(id);
   if (state.result && once(`${id}:end:${state.run}`)) metrics.loopsEnded.inc({ status: state.result.status });
+}
+
+/**
+ * The figures of `ralph stats` as Prometheus gauges (`ralph stats --prometheus`, for node_exporter's textfile
+ * collector or a pushgateway): the design's rates with their targets and whether they are met, the rejection
+ * breakdown, failure shares by category, interventions by type and severity, their rate and remediation success.
+ * A registry of its own: these are figures over a window, not this process's counters.
+ */
+export async function statsExposition(st: GateStats): Promise<string> {
+  const reg = new Registry();
+  const gauge = <L extends string>(name: string, help: string, labelNames: L[] = []) =>
+    new Gauge<L>({ name: `ralph_stats_${name}`, help, labelNames, registers: [reg] });
+  gauge('loops', 'Loops in the window (with at least one iteration)').set(st.loops);
+  gauge('iterations', 'Iterations of the loops in the window').set(st.iterations);
+  const value = gauge('figure', 'A figure with a design target (rates 0..1, rejections per task)', ['figure']);
+  const target = gauge('target', 'The design target of the figure', ['figure', 'op']);
+  const met = gauge('target_met', '1 when the figure meets its target, 0 when not (absent: nothing measured)', [
+    'figure',
+  ]);
+  for (const t of st.targets) {
+    value.set({ figure: t.key }, t.figure);
+    target.set({ figure: t.key, op: t.op }, t.value);
+    if (t.met !== undefined) met.set({ figure: t.key }, t.met ? 1 : 0);
+  }
+  const rej = gauge('loops_by_rejections', 'Loops with gates by rejections (escalated: reached the gate)', [
+    'rejected',
+  ]);
+  const r = st.rejections;
+  for (const [k, v] of [
+    ['0', r.notRejected],
+    ['1', r.once],
+    ['2', r.twice],
+    ['3+', r.threeOrMore],
+    ['escalated', r.escalated],
+  ] as const)
+    rej.set({ rejected: k }, v.count);
+  const cat = gauge('failure_share', 'Share of iteration failures by category', ['category']);
+  for (const c of st.failureCategories) cat.set({ category: c.category }, c.share);
+  const byType = gauge('interventions', 'Anti-laziness interventions by type', ['type']);
+  for (const [k, n] of Object.entries(st.interventions.byType)) byType.set({ type: k }, n);
+  const bySev = gauge('interventions_by_severity', 'Anti-laziness interventions by severity', ['severity']);
+  for (const [k, n] of Object.entries(st.interventions.bySeverity)) bySev.set({ severity: k }, n);
+  gauge('interventions_per_100_iterations', 'Interventions per 100 iterations').set(st.interventions.per100Iterations);
+  gauge('remediation_success_rate', 'Flagged iterations followed by one without the same findings (0..1)').set(
+    st.interventions.remediation.rate,
+  );
+  return (await reg.metrics()).trimEnd();
 }
 
 /** Options of {@link serveMetrics}. */
