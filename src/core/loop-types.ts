@@ -1,6 +1,7 @@
 import type { SandboxState, SandboxStatus } from './sandbox';
 import type { ChangeSummary, AntiLazinessState, ReinforcementLevel } from './anti-laziness-types';
 import type { HostBinding } from './hosts';
+import type { GateNumbers, QualityNumbers } from './gate-numbers';
 import type { RoutingCarryIn, RoutingState } from './routing/tracker';
 
 /**
@@ -80,6 +81,8 @@ export interface IterationRecord {
   gatesWallMs?: number;
   /** Quality score 0-100 from the gate verdicts (core/gate-rules qualityScore). */
   quality?: number;
+  /** What the gates measured: tests, failing tests, coverage, type/lint/build errors. */
+  numbers?: QualityNumbers;
   /** The agent's completion claim was rejected by the gates (counts toward the rejection policy). */
   rejected?: boolean;
   /** Which rejection in a row this was (the policy escalates at `rejection.maxRetries`). */
@@ -117,6 +120,8 @@ export interface HumanGate {
   options: GateOption[];
   iteration: number;
   openedAt: string;
+  /** Regression and stuck-loop gates: what the gates measured before and at the iteration. */
+  numbers?: GateNumbers;
 }
 
 /** A human's answer to a gate. */

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { GateVerdict } from '../core/gate-rules';
-import type { GateStats } from '../core/stats';
+import { DETECTOR_GATE_REASONS, type GateStats } from '../core/stats';
 import type { IterationRecord, LoopState } from '../core/loop-types';
 
 /** The registry holding every `ralph_*` metric. */
@@ -143,6 +143,30 @@ export const metrics = {
     labelNames: ['status'] as const,
     registers: [registry],
   }),
+  loopsByRejections: new Counter({
+    name: 'ralph_loops_by_rejections_total',
+    help: 'Ended loops with gates, by rejected claims (0, 1, 2, 3+) and whether their first gate run passed',
+    labelNames: ['rejected', 'first_try'] as const,
+    registers: [registry],
+  }),
+  loopWork: new Counter({
+    name: 'ralph_loop_work_seconds_total',
+    help: 'Time of ended loops by part (agent, check, gates): gate overhead = gates / sum',
+    labelNames: ['part'] as const,
+    registers: [registry],
+  }),
+  detectorGateDecisions: new Counter({
+    name: 'ralph_detector_gate_decisions_total',
+    help: 'Human decisions at gates the detectors opened, by reason and decision (approve: a false positive)',
+    labelNames: ['reason', 'decision'] as const,
+    registers: [registry],
+  }),
+  interventions: new Counter({
+    name: 'ralph_interventions_total',
+    help: 'Anti-laziness interventions (non-PASS detections), by type and severity',
+    labelNames: ['type', 'severity'] as const,
+    registers: [registry],
+  }),
 };
 
 collectDefaultMetrics({ register: registry, prefix: 'ralph_process_' });
@@ -219,9 +243,13 @@ export function observeState(state: LoopState, record?: IterationRecord): void {
     metrics.escalations.inc({ reason: gate.reason });
     openGates.set(id, { gateId: gate.id, reason: gate.reason, openedAt: gate.openedAt });
   }
+  for (const e of state.persistence?.recent ?? [])
+    if (once(`${id}:iv:${e.id}`)) metrics.interventions.inc({ type: e.type, severity: e.severity });
   for (const d of state.decisions) {
     if (!once(`${id}:decision:${d.gateId}`)) continue;
     metrics.humanDecisions.inc({ decision: d.decision });
+    const reason = d.gateId.slice(0, d.gateId.lastIndexOf('@'));
+    if (DETECTOR_GATE_REASONS.includes(reason)) metrics.detectorGateDecisions.inc({ reason, decision: d.decision });
     const open = openGates.get(id);
     if (open?.gateId === d.gateId) {
       const waited = (Date.parse(d.at) - Date.parse(open.openedAt)) / 1000;
@@ -230,7 +258,22 @@ export function observeState(state: LoopState, record?: IterationRecord): void {
     }
   }
   if (!gate || state.result) openGates.delete(id);
-  if (state.result && once(`${id}:end:${state.run}`)) metrics.loopsEnded.inc({ status: state.result.status });
+  if (state.result && once(`${id}:end:${state.run}`)) observeEnd(state);
+}
+
+/** Counts an ended loop: its status, rejections and first try (loops with gates), and its time by part. */
+function observeEnd(state: LoopState): void {
+  metrics.loopsEnded.inc({ status: state.result!.status });
+  const t = state.totals;
+  const gates = Object.values(state.gateStats ?? {});
+  if (gates.length) {
+    const r = t.rejections ?? 0;
+    const firstTry = gates.every((g) => g.firstTryPassed !== false);
+    metrics.loopsByRejections.inc({ rejected: r >= 3 ? '3+' : String(r), first_try: String(firstTry) });
+  }
+  metrics.loopWork.inc({ part: 'agent' }, (t.agentMs ?? 0) / 1000);
+  metrics.loopWork.inc({ part: 'check' }, (t.checkMs ?? 0) / 1000);
+  metrics.loopWork.inc({ part: 'gates' }, (t.gateMs ?? 0) / 1000);
 }
 
 /**

@@ -4,7 +4,8 @@
  * escalations (regression, stuck loop, circuit breaker, recovery exhausted), whose `reject` rolls the workspace back.
  */
 import { condition, log } from '@temporalio/workflow';
-import type { GateDecision, LoopResult } from '../../core/loop-types';
+import type { GateDecision, HumanGate, LoopResult } from '../../core/loop-types';
+import { gateNumbers } from '../../core/gate-numbers';
 import { postLabel } from '../../core/anti-laziness';
 import { nowIso, type LoopContext, type Next } from './context';
 import { finish, persist } from './persist';
@@ -15,9 +16,13 @@ export async function awaitHuman(
   reason: string,
   title: string,
   details: string,
+  numbers?: HumanGate['numbers'],
 ): Promise<GateDecision> {
   const { m } = ctx;
-  const gate = m.openGate({ reason, title, details, options: ['approve', 'reject', 'abort'] }, nowIso());
+  const gate = m.openGate(
+    { reason, title, details, options: ['approve', 'reject', 'abort'], ...(numbers ? { numbers } : {}) },
+    nowIso(),
+  );
   log.info(`human gate ${gate.id} opened: ${gate.title}`);
   await persist(ctx);
   await condition(() => m.pendingDecision !== undefined);
@@ -62,7 +67,8 @@ export async function regressionGate(
 ): Promise<LoopResult | undefined> {
   const { m } = ctx;
   const { escalation, n } = esc;
-  const d = await awaitHuman(ctx, escalation.reason, escalation.title, escalation.details);
+  const numbers = gateNumbers(m.state.records, n);
+  const d = await awaitHuman(ctx, escalation.reason, escalation.title, escalation.details, numbers);
   const rollbackTo = ctx.tracker!.onDecision(d.decision, n);
   if (d.decision === 'abort')
     return finish(ctx, { status: 'aborted', reason: d.reason ?? `aborted at gate ${d.gateId}`, by: d.by });
