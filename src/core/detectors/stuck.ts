@@ -128,17 +128,24 @@ const span = (w: IterationFingerprint[]): string => `iterations ${w[0].n}-${w[w.
 
 const points = (q: number): string => String(Math.round(q * 10) / 10);
 
-/** The different-errors rule of {@link detectStuck} over the window `w` (oldest first). */
-function differentErrors(w: IterationFingerprint[], stuck: (details: string, evidence: string[]) => void): void {
+/**
+ * The different-errors rule of {@link detectStuck} over the window `w` (oldest first), `prev` the fingerprint before
+ * it: every iteration of the window failed, not all with the same error, and none of them raised the quality over the
+ * iteration before it (the first one over `prev`, when `prev` has a quality).
+ */
+function differentErrors(
+  w: IterationFingerprint[],
+  prev: IterationFingerprint | undefined,
+  stuck: (details: string, evidence: string[]) => void,
+): void {
   const sigs = w.map((f) => f.errorSig);
   if (sigs.some((e) => e === undefined) || allSame(sigs)) return;
-  const qs = w.map((f) => f.quality);
-  if (qs.some((q) => q === undefined)) return;
-  const [first, ...rest] = qs as number[];
-  if (rest.some((q) => q > first)) return;
+  if (w.some((f) => f.quality === undefined)) return;
+  const qs = [...(prev?.quality !== undefined ? [prev.quality] : []), ...w.map((f) => f.quality!)];
+  if (qs.some((q, i) => i > 0 && q > qs[i - 1])) return;
   stuck(
     `${w.length} failing iterations in a row with different errors and no quality progress ` +
-      `(quality ${qs.map((q) => points(q!)).join(' → ')}, ${span(w)}): each attempt breaks something else; ` +
+      `(quality ${qs.map(points).join(' → ')}, ${span(w)}): each attempt breaks something else; ` +
       `the agent needs a different approach.`,
     w.map(
       (f) =>
@@ -160,9 +167,9 @@ function differentErrors(w: IterationFingerprint[], stuck: (details: string, evi
  * - oscillation (when `oscillation` is on): the last four `stateSig`s are X, Y, X, Y with X ≠ Y.
  * - no progress: the last `noProgress` fingerprints changed no file.
  * - different errors (when `differentErrors` is set): the last `differentErrors` iterations all failed (known
- *   `errorSig`s, not all the same: that case is the same-error rule's) and their quality never rose above the first
- *   one's. Every quality must be known: without gates there is no measure of progress, and a run of different errors
- *   is then an agent working through its failures, not a stuck one.
+ *   `errorSig`s, not all the same: that case is the same-error rule's) and none of them raised the quality over the
+ *   iteration before it. Every quality must be known: without gates there is no measure of progress, and a run of
+ *   different errors is then an agent working through its failures, not a stuck one.
  *
  * Unknown signatures never match. Returns an empty array when nothing fires.
  */
@@ -214,8 +221,9 @@ export function detectStuck(fps: IterationFingerprint[], cfg: AntiLazinessSettin
     }
   }
 
-  const failing = last(cfg.differentErrors ?? 0);
-  if (failing) differentErrors(failing, stuck);
+  const k = cfg.differentErrors ?? 0;
+  const failing = last(k);
+  if (failing) differentErrors(failing, fps[fps.length - k - 1], stuck);
 
   const idle = last(cfg.noProgress);
   if (idle && idle.every((f) => f.changed === 0)) {

@@ -292,6 +292,15 @@ describe('detectStuck', () => {
       ]);
     });
 
+    it('counts the step into the window: a first failing iteration that raised the quality is progress', () => {
+      const before = (quality: number) => fp(3, { errorSig: 'e0', diffSig: 'd', stateSig: 's', quality });
+      // Quality 60 → 85 → 83 → 80: the window's first iteration was progress (the best-output trajectory).
+      expect(detectStuck([before(60), ...failing([85, 83, 80])], cfg)).toEqual([]);
+      expect(rules([before(90), ...failing([85, 83, 80])])).toEqual([
+        expect.stringContaining('(quality 90 → 85 → 83 → 80, iterations 4-6)'),
+      ]);
+    });
+
     it.each<[string, IterationFingerprint[]]>([
       ['quality rising at the second iteration', failing([40, 55, 50])],
       ['quality rising at the last iteration', failing([40, 40, 41])],
