@@ -27,10 +27,17 @@ const step = (passed: number) => [
   { write: 'progress.json', content: JSON.stringify({ passed }) },
   ...(passed === 100 ? [{ promise: 'DONE' }] : []),
 ];
-const everyIteration = (command: string) => ({
-  runOn: 'every-iteration' as const,
-  gates: [{ name: 'unit', kind: 'test' as const, command }],
-});
+/**
+ * The loop of these tests: the gate runs every iteration. Verification is off: the gate reads progress.json, which the
+ * scripted agent writes, so the original checks would rightly refuse the final claim (test/workflows/verification).
+ */
+const loopOver = (ws: string) =>
+  scriptedLoop(ws, {
+    completion: { promise: 'DONE' },
+    gates: { runOn: 'every-iteration', gates: [{ name: 'unit', kind: 'test', command: 'node fake-jest.js' }] },
+    maxIterations: 6,
+    verification: { enabled: false },
+  });
 
 describe('stuck loop on different errors with no quality progress', () => {
   it('opens the stuck-loop gate at the third failing iteration whose quality never rose, with the numbers in status', async () => {
@@ -38,14 +45,8 @@ describe('stuck loop on different errors with no quality progress', () => {
       { 'fake-jest.js': FAKE_JEST, 'progress.json': JSON.stringify({ passed: 0 }) },
       { iterations: [step(60), step(55), step(50), step(100)] },
     );
-    const id = await h.startLoop(
-      scriptedLoop(ws, {
-        completion: { promise: 'DONE' },
-        gates: everyIteration('node fake-jest.js'),
-        maxIterations: 6,
-      }),
-    );
-    const s = await h.waitFor(id, (x) => x.pendingGate !== undefined, 120_000);
+    const id = await h.startLoop(loopOver(ws));
+    const s = await h.waitFor(id, (x) => x.pendingGate !== undefined, 60_000);
     expect(s.records.map((r) => [r.n, r.quality])).toEqual([
       [1, 60],
       [2, 55],
@@ -77,13 +78,7 @@ describe('stuck loop on different errors with no quality progress', () => {
       { 'fake-jest.js': FAKE_JEST, 'progress.json': JSON.stringify({ passed: 0 }) },
       { iterations: [step(40), step(55), step(70), step(85), step(100)] },
     );
-    const id = await h.startLoop(
-      scriptedLoop(ws, {
-        completion: { promise: 'DONE' },
-        gates: everyIteration('node fake-jest.js'),
-        maxIterations: 6,
-      }),
-    );
+    const id = await h.startLoop(loopOver(ws));
     expect(await h.result(id)).toMatchObject({ status: 'accepted', acceptedBy: 'check', iterations: 5 });
     const s = await h.status(id);
     expect(s.totals.humanGates).toBe(0);
@@ -127,7 +122,7 @@ describe('regression gate numbers', () => {
         verification: { enabled: false },
       }),
     );
-    const s = await h.waitFor(id, (x) => x.pendingGate !== undefined, 120_000);
+    const s = await h.waitFor(id, (x) => x.pendingGate !== undefined, 60_000);
     expect(s.pendingGate).toMatchObject({ reason: 'regression', iteration: 2 });
     expect(s.pendingGate!.numbers).toEqual({
       before: { iteration: 1, tests: 3, failing: 2 },
