@@ -8,9 +8,10 @@ import { z } from 'zod';
 import path from 'node:path';
 import { appendFlag, readFlags } from '../../state/flags';
 import type { LoopFlag } from '../../core/stats';
+import { describeWorkflow, getLoopStatus } from '../../client';
 import { locateLoop } from '../loop-folder';
 import { CommandFailedError } from '../errors';
-import { runCommand } from '../run-command';
+import { type CommandContext, runCommand } from '../run-command';
 import { defaultBy } from '../signal-helpers';
 
 /** Options of `ralph flag`. */
@@ -24,6 +25,27 @@ export const FlagOptions = z.object({
   json: z.boolean().default(false),
 });
 
+/** Refuses, with why, a loop that does not exist, still runs, or ended other than accepted. */
+async function mustBeAccepted(ctx: CommandContext, loopId: string): Promise<void> {
+  const client = await ctx.client();
+  let w: { type: string; status: string };
+  try {
+    w = await describeWorkflow(client, loopId);
+  } catch (e) {
+    throw new CommandFailedError(`can't flag loop ${loopId}: ${(e as Error).message}`);
+  }
+  if (w.status === 'RUNNING')
+    throw new CommandFailedError(
+      `loop ${loopId} is still running: flag it once it is accepted (to stop it now: \`ralph abort ${loopId}\`)`,
+    );
+  const result = w.status === 'COMPLETED' ? (await getLoopStatus(client, loopId)).result : undefined;
+  const ended = result?.status ?? w.status.toLowerCase().replace(/_/g, ' ');
+  if (ended !== 'accepted')
+    throw new CommandFailedError(
+      `loop ${loopId} ended ${ended}, not accepted: only accepted work can be a false negative`,
+    );
+}
+
 /** Registers `ralph flag`. */
 export function flagCommand(program: Command): Command {
   return program
@@ -35,20 +57,8 @@ export function flagCommand(program: Command): Command {
     .option('--json', 'print the flag as JSON')
     .action(
       runCommand(FlagOptions, async (o, [loopId], ctx) => {
+        if (!o.stateDir) await mustBeAccepted(ctx, loopId);
         const where = await locateLoop(ctx, loopId, o.stateDir);
-        if (!o.stateDir) {
-          if (!where.state)
-            throw new CommandFailedError(
-              `can't flag loop ${loopId}: ${where.unreachable ?? 'its state is not available'} (give --state-dir to flag it offline)`,
-            );
-          const status = where.state.result?.status ?? where.state.status;
-          if (status !== 'accepted')
-            throw new CommandFailedError(
-              where.state.result
-                ? `loop ${loopId} ended ${status}, not accepted: only accepted work can be a false negative`
-                : `loop ${loopId} is still ${status}: flag it once it is accepted (to stop it now: \`ralph abort ${loopId}\`)`,
-            );
-        }
         const stateDir = path.dirname(path.dirname(where.dir));
         const flag: LoopFlag = { loopId, reason: o.reason, by: o.by ?? defaultBy(), at: new Date().toISOString() };
         const file = await appendFlag(stateDir, flag);
