@@ -478,7 +478,9 @@ describe('ralph stats and ralph flag', () => {
     );
     const missing = await ralph(['flag', 'ralph-no-such-loop', '--reason', 'x', ...conn()]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^ralph: can't flag loop ralph-no-such-loop: .*not found/);
+    expect(missing.stderr.trim()).toMatch(
+      /^ralph: can't flag loop ralph-no-such-loop: no loop with id "ralph-no-such-loop"/,
+    );
   });
 
   it('prints the figures beside their targets, the breakdown and the trust figures without --json', async () => {

@@ -121,7 +121,7 @@ function trustLines(st: GateStats): string[] {
   const out: string[] = [];
   const list = (m: Record<string, number>): string =>
     Object.entries(m)
-      .sort((a, b) => b[1] - a[1])
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .map(([k, n]) => `${k} ${n}`)
       .join(', ') || 'none';
   out.push('', `Human gates: ${list(st.humanGates)}`);
