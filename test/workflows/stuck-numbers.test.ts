@@ -6,6 +6,7 @@ import path from 'node:path';
 import execa from 'execa';
 import { Harness, scriptedLoop, tempWorkspace } from '../helpers/env';
 import { statusLines } from '../../src/cli/views/loop';
+import { loopPage } from '../../src/console/pages';
 
 let h: Harness;
 beforeAll(async () => {
@@ -131,6 +132,12 @@ describe('regression gate numbers', () => {
     const text = statusLines(s).join('\n');
     expect(text).toMatch(/^ {2}tests\s+3\s+1\s+-2$/m);
     expect(text).toMatch(/^ {2}failing tests\s+2\s+0\s+-2$/m);
+    // The console's gate panel has the same numbers.
+    const page = loopPage(s, 'RUNNING', { csrf: 'x' });
+    const table = /<table id="gate-numbers">([\s\S]*?)<\/table>/.exec(page)![1].replace(/\s+/g, '');
+    expect(table).toContain('<th>iteration1</th><th>iteration2</th><th>change</th>');
+    expect(table).toContain('<tr><td>tests</td><td>3</td><td>1</td><td>-2</td></tr>');
+    expect(table).toContain('<tr><td>failingtests</td><td>2</td><td>0</td><td>-2</td></tr>');
     await h.signal(id, 'abort', { by: 'reviewer' });
     expect(await h.result(id)).toMatchObject({ status: 'aborted' });
   });
