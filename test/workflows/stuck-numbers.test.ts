@@ -5,6 +5,7 @@
 import path from 'node:path';
 import execa from 'execa';
 import { Harness, scriptedLoop, tempWorkspace } from '../helpers/env';
+import { recordHistory } from '../helpers/histories';
 import { statusLines } from '../../src/cli/views/loop';
 import { loopPage } from '../../src/console/pages';
 
@@ -72,6 +73,7 @@ describe('stuck loop on different errors with no quality progress', () => {
     // Reject: the agent tries a different approach and the loop finishes on its own.
     await h.signal(id, 'reject', { by: 'reviewer', guidance: 'try another way' });
     expect(await h.result(id)).toMatchObject({ status: 'accepted', acceptedBy: 'check' });
+    await recordHistory(h, id, 'stuck-different-errors');
   });
 
   it('lets an agent whose quality rises through different errors carry on without a gate', async () => {
