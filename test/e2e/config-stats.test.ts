@@ -539,6 +539,9 @@ describe('ralph stats and ralph flag', () => {
     const bad = await ralph(['stats', '--limit', '0', '--address', h.env.address]);
     expect(bad).toMatchObject({ code: 2, stdout: '' });
     expect(bad.stderr).toMatch(/^ralph: --limit: /);
+    const both = await ralph(['stats', '--json', '--prometheus', '--address', h.env.address]);
+    expect(both).toMatchObject({ code: 2, stdout: '' });
+    expect(both.stderr.trim()).toBe('ralph: --json and --prometheus: choose one output format');
     const since = await ralph(['stats', '--since', '7x', '--address', h.env.address]);
     expect(since).toMatchObject({ code: 2, stdout: '' });
     expect(since.stderr).toMatch(

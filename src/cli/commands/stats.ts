@@ -10,6 +10,7 @@ import { getLoopStatus, listLoops } from '../../client';
 import { gateStats, parseSince, type GateStats, type LoopFacts, type TargetCheck } from '../../core/stats';
 import { readFlags } from '../../state/flags';
 import { statsExposition } from '../../telemetry/metrics';
+import { UsageError } from '../errors';
 import { stateDirOf } from '../loop-folder';
 import { intOption, runCommand, table } from '../run-command';
 
@@ -63,6 +64,7 @@ export function statsCommand(program: Command): Command {
     .option('--prometheus', 'print the metrics as Prometheus gauges (for a textfile collector)')
     .action(
       runCommand(StatsOptions, async (o, _args, ctx) => {
+        if (o.json && o.prometheus) throw new UsageError('--json and --prometheus: choose one output format');
         const since = o.since === 'all' ? undefined : parseSince(o.since, Date.now());
         const { facts, unread } = await loopFacts(await ctx.client(), since, o.limit);
         const st = gateStats(facts, since);
