@@ -17,6 +17,7 @@ import { statsCommand } from './commands/stats';
 import { approveCommand } from './commands/approve';
 import { blockedCommand } from './commands/blocked';
 import { demoCommand } from './commands/demo';
+import { flagCommand } from './commands/flag';
 import { hookCommand } from './commands/hook';
 import { devCommand } from './commands/dev';
 import { doctorCommand } from './commands/doctor';
@@ -66,6 +67,7 @@ export function buildProgram(): Command {
   for (const register of [
     startCommand,
     statusCommand,
+    flagCommand,
     listCommand,
     approveCommand,
     rejectCommand,

@@ -14,6 +14,7 @@ import type { HumanGate, LoopState, SignalEvent } from '../core/loop-types';
 import { evidenceLines } from '../core/verification/evidence-render';
 import { type CommandContext, intOption, runCommand } from './run-command';
 import { logLoopEvent } from '../telemetry/logger';
+import { gateNumbersLines } from '../views/gate-numbers';
 import { SignalIgnoredError } from './errors';
 
 /** Who is deciding, by default: $USER, else the OS account name. */
@@ -51,6 +52,7 @@ export function gateLines(loopId: string, gate: HumanGate, connectionFlags = '',
   return [
     `human gate ${gate.id} (${gate.reason}): ${gate.title}`,
     ...gate.details.split('\n').map((l) => `  ${l}`),
+    ...gateNumbersLines(gate.numbers).map((l) => `  ${l}`),
     ...(evidence.length ? ['', ...evidence.map((l) => `  ${l}`), ''] : []),
     `  opened ${gate.openedAt} at iteration ${gate.iteration}; answer with one of:`,
     ...answerCommands(loopId, gate, connectionFlags).map((c) => `    ${c}`),

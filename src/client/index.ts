@@ -210,6 +210,8 @@ export interface ListLoopsOptions {
   status?: string;
   /** Agent adapter (`RalphAgent`). */
   agent?: string;
+  /** ISO time: only loops running, or started or closed at or after it. */
+  since?: string;
   limit?: number;
 }
 
@@ -227,6 +229,10 @@ export async function listLoops(client: Client, o: ListLoopsOptions = {}): Promi
     query += ` AND ${SearchAttributes.RalphAwaitingHuman.name} = true AND ExecutionStatus = 'Running'`;
   if (o.status) query += ` AND ${SearchAttributes.RalphStatus.name} = ${queryValue(o.status, 'status')}`;
   if (o.agent) query += ` AND ${SearchAttributes.RalphAgent.name} = ${queryValue(o.agent, 'agent')}`;
+  if (o.since) {
+    const at = queryValue(new Date(o.since).toISOString(), 'since');
+    query += ` AND (ExecutionStatus = 'Running' OR StartTime >= ${at} OR CloseTime >= ${at})`;
+  }
   const out: LoopSummary[] = [];
   for await (const wf of client.workflow.list({ query })) {
     const sa = (wf.searchAttributes ?? {}) as Record<string, unknown[] | undefined>;

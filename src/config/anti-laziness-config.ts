@@ -47,9 +47,11 @@ export const AntiLazinessConfig = z
         noProgress: count(3),
         /** Detect A-B-A-B oscillation between two workspace states. */
         oscillation: z.boolean().default(true),
+        /** Failing iterations in a row, with different errors and no quality progress (0: off). */
+        differentErrors: z.number().int().min(0).default(3),
       })
       .strict()
-      .default({ sameError: 3, sameOutput: 3, noProgress: 3, oscillation: true }),
+      .default({ sameError: 3, sameOutput: 3, noProgress: 3, oscillation: true, differentErrors: 3 }),
     plateau: z
       .object({
         /** Quality deltas (points of 0-100) all below this... */

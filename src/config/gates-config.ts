@@ -36,6 +36,20 @@ export const GateThresholdsSchema = z
   .partial()
   .strict();
 
+/**
+ * Timeout of a gate that sets none, by kind, in seconds. Build 300, lint 120, test 600 and custom 60 are the design's
+ * (seed 002); typecheck is a build without output (300), coverage runs the tests (600), audit asks the registry (120).
+ */
+export const GATE_TIMEOUTS: Record<GateKind, number> = {
+  build: 300,
+  typecheck: 300,
+  lint: 120,
+  test: 600,
+  coverage: 600,
+  audit: 120,
+  custom: 60,
+};
+
 /** One quality gate: a command the orchestrator runs, how to read its output, and its thresholds. */
 export const GateSpec = z
   .object({
@@ -54,8 +68,8 @@ export const GateSpec = z
     report: z.string().min(1).optional(),
     /** Folder the command runs in, relative to the workspace. */
     cwd: z.string().default('.'),
-    /** Time limit of one run of the command; a gate that times out fails. */
-    timeoutSeconds: z.number().int().positive().default(600),
+    /** Seconds before the gate's command is killed (a timeout never passes); default by kind (GATE_TIMEOUTS). */
+    timeoutSeconds: z.number().int().positive().optional(),
     /** Temporal attempts for the gate's activity (infrastructure failures; a failing gate is a verdict, not retried). */
     maxAttempts: z.number().int().positive().max(10).default(2),
     /** Off: the gate is not run. */
@@ -63,7 +77,8 @@ export const GateSpec = z
     /** Overrides of the profile's thresholds; after validation, the full resolved thresholds. */
     thresholds: GateThresholdsSchema.default({}),
   })
-  .strict();
+  .strict()
+  .transform((g) => ({ ...g, timeoutSeconds: g.timeoutSeconds ?? GATE_TIMEOUTS[g.kind] }));
 /** One quality gate. */
 export type GateSpec = z.infer<typeof GateSpec>;
 

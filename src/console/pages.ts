@@ -4,7 +4,8 @@
  * project's task table with the unblock form, and the login page. Every value is escaped and redacted by {@link html}.
  */
 import type { LoopSummary, ProjectSummary } from '../client';
-import type { IterationRecord, LoopState } from '../core/loop-types';
+import type { HumanGate, IterationRecord, LoopState } from '../core/loop-types';
+import { numbersHeader, numbersRows } from '../core/gate-numbers';
 import type { ProjectState } from '../core/project-machine';
 import type { BestOutput, TrajectoryPoint } from '../core/anti-laziness-types';
 import { sandboxLine } from '../core/sandbox';
@@ -319,6 +320,24 @@ function evidencePanel(e: GateEvidence | undefined): Html {
   }`;
 }
 
+/** A regression or stuck-loop gate's before/after numbers (tests, coverage, type and lint errors). */
+function numbersTable(g: HumanGate['numbers']): Html | string {
+  const rows = g ? numbersRows(g) : [];
+  if (!g || !rows.length) return '';
+  return html`<h3>Numbers</h3>
+    <table id="gate-numbers">
+      <tr>
+        ${numbersHeader(g).map((h) => html`<th>${h}</th>`)}
+      </tr>
+      ${rows.map(
+        (r) =>
+          html`<tr>
+            ${r.map((c) => html`<td>${c}</td>`)}
+          </tr>`,
+      )}
+    </table>`;
+}
+
 function gatePanel(s: LoopState, ctx: PageContext): Html {
   const gate = s.pendingGate;
   if (!gate) return html``;
@@ -350,6 +369,7 @@ function gatePanel(s: LoopState, ctx: PageContext): Html {
             </ul>`
         : ''
     }
+    ${numbersTable(gate.numbers)}
     ${
       c
         ? html`<h3>Diff of iteration ${record!.n}</h3>

@@ -171,6 +171,8 @@ export interface AntiLazinessState {
   current: { tests?: number; coverage?: { covered: number; total: number; pct: number }; iteration?: number };
   /** Every detection type seen, counted. */
   counts: Record<string, number>;
+  /** The same detections counted by severity (`warning`, `critical`); absent in states recorded before it. */
+  severities?: Record<string, number>;
   /** The last 20 non-PASS events (the full log is events.json). */
   recent: InterventionEvent[];
   regressions: RegressionRecord[];
@@ -210,7 +212,8 @@ export interface AntiLazinessSettings {
     stuck: boolean;
     plateau: boolean;
   };
-  stuck: { sameError: number; sameOutput: number; noProgress: number; oscillation: boolean };
+  /** `differentErrors` (0: off) is missing from inputs resolved before the rule existed: read it with `?? 0`. */
+  stuck: { sameError: number; sameOutput: number; noProgress: number; oscillation: boolean; differentErrors: number };
   plateau: { minDelta: number; window: number };
   circuitBreaker: { noFiles: number; window: number };
   reinforcement: { standardFrom: number; aggressiveFrom: number };

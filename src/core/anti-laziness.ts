@@ -304,7 +304,10 @@ export class AntiLazinessTracker {
       };
     });
     const flagged = found.filter((d) => d.verdict !== 'PASS');
-    for (const d of flagged) s.counts[d.type] = (s.counts[d.type] ?? 0) + 1;
+    for (const d of flagged) {
+      s.counts[d.type] = (s.counts[d.type] ?? 0) + 1;
+      (s.severities ??= {})[d.severity] = (s.severities[d.severity] ?? 0) + 1;
+    }
     s.recent = cap([...s.recent, ...events.filter((e) => e.verdict !== 'PASS')], 20);
     s.lastFindings = flagged.map((d) => `${d.type}: ${clip(d.details, 240)}`);
     if (verdict !== 'BLOCK' && f.post) s.lastGoodCheckpoint = f.post;

@@ -92,7 +92,7 @@ export interface GateVerdict {
   durationMs: number;
   outputPath: string;
   /** What the gate measured, for regressions against the loop's baseline. */
-  metrics?: { tests?: number; coverage?: CoverageCount };
+  metrics?: { tests?: number; failing?: number; coverage?: CoverageCount; errors?: number };
   /** File listing every test id the runner reported (test gates), for the next iteration's inventory diff. */
   idsPath?: string;
   /** Findings of the gate's own detectors (test inventory from the runner's listing). */

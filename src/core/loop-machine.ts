@@ -191,12 +191,16 @@ export class LoopMachine {
   }
 
   /** Records gate verdicts of an iteration (totals and per-gate stats); returns the new rejection streak. */
-  recordGates(verdicts: { name: string; passed: boolean; durationMs: number }[], rejected: boolean): number {
+  recordGates(
+    verdicts: { name: string; kind?: string; passed: boolean; durationMs: number }[],
+    rejected: boolean,
+  ): number {
     const s = this.state;
     const t = s.totals;
     s.gateStats ??= {};
     for (const v of verdicts) {
       const g = (s.gateStats[v.name] ??= { runs: 0, passed: 0, ms: 0 });
+      if (v.kind) g.kind = v.kind;
       if (g.runs === 0) g.firstTryPassed = v.passed;
       g.runs += 1;
       g.ms += v.durationMs;

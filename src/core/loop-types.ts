@@ -2,6 +2,7 @@ import type { GateEvidence } from './verification/evidence';
 import type { SandboxState, SandboxStatus } from './sandbox';
 import type { ChangeSummary, AntiLazinessState, ReinforcementLevel } from './anti-laziness-types';
 import type { HostBinding } from './hosts';
+import type { GateNumbers, QualityNumbers } from './gate-numbers';
 import type { RoutingCarryIn, RoutingState } from './routing/tracker';
 
 /**
@@ -81,6 +82,8 @@ export interface IterationRecord {
   gatesWallMs?: number;
   /** Quality score 0-100 from the gate verdicts (core/gate-rules qualityScore). */
   quality?: number;
+  /** What the gates measured: tests, failing tests, coverage, type/lint/build errors. */
+  numbers?: QualityNumbers;
   /** The agent's completion claim was rejected by the gates (counts toward the rejection policy). */
   rejected?: boolean;
   /** Which rejection in a row this was (the policy escalates at `rejection.maxRetries`). */
@@ -120,6 +123,8 @@ export interface HumanGate {
   options: GateOption[];
   iteration: number;
   openedAt: string;
+  /** Regression and stuck-loop gates: what the gates measured before and at the iteration. */
+  numbers?: GateNumbers;
 }
 
 /** A human's answer to a gate. */
@@ -209,7 +214,7 @@ export interface LoopState {
   /** Rejected completion claims since the last accepted human decision (the rejection policy counts these). */
   rejectionStreak?: number;
   /** Per-gate runs, passes and time, for `ralph stats`. */
-  gateStats?: Record<string, { runs: number; passed: number; ms: number; firstTryPassed?: boolean }>;
+  gateStats?: Record<string, { runs: number; passed: number; ms: number; firstTryPassed?: boolean; kind?: string }>;
   /** Multiplier of the token budget (a human's `reject` at the budget gate adds 0.5). */
   budgetScale?: number;
   /** The token budget warning was given. */

@@ -7,6 +7,7 @@
 import http from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { GateVerdict } from '../core/gate-rules';
+import { DETECTOR_GATE_REASONS, type GateStats } from '../core/stats';
 import type { IterationRecord, LoopState } from '../core/loop-types';
 
 /** The registry holding every `ralph_*` metric. */
@@ -142,6 +143,30 @@ export const metrics = {
     labelNames: ['status'] as const,
     registers: [registry],
   }),
+  loopsByRejections: new Counter({
+    name: 'ralph_loops_by_rejections_total',
+    help: 'Ended loops with gates, by rejected claims (0, 1, 2, 3+) and whether their first gate run passed',
+    labelNames: ['rejected', 'first_try'] as const,
+    registers: [registry],
+  }),
+  loopWork: new Counter({
+    name: 'ralph_loop_work_seconds_total',
+    help: 'Time of ended loops by part (agent, check, gates): gate overhead = gates / sum',
+    labelNames: ['part'] as const,
+    registers: [registry],
+  }),
+  detectorGateDecisions: new Counter({
+    name: 'ralph_detector_gate_decisions_total',
+    help: 'Human decisions at gates the detectors opened, by reason and decision (approve: a false positive)',
+    labelNames: ['reason', 'decision'] as const,
+    registers: [registry],
+  }),
+  interventions: new Counter({
+    name: 'ralph_interventions_total',
+    help: 'Anti-laziness interventions (non-PASS detections), by type and severity',
+    labelNames: ['type', 'severity'] as const,
+    registers: [registry],
+  }),
 };
 
 collectDefaultMetrics({ register: registry, prefix: 'ralph_process_' });
@@ -218,9 +243,13 @@ export function observeState(state: LoopState, record?: IterationRecord): void {
     metrics.escalations.inc({ reason: gate.reason });
     openGates.set(id, { gateId: gate.id, reason: gate.reason, openedAt: gate.openedAt });
   }
+  for (const e of state.persistence?.recent ?? [])
+    if (once(`${id}:iv:${e.id}`)) metrics.interventions.inc({ type: e.type, severity: e.severity });
   for (const d of state.decisions) {
     if (!once(`${id}:decision:${d.gateId}`)) continue;
     metrics.humanDecisions.inc({ decision: d.decision });
+    const reason = d.gateId.slice(0, d.gateId.lastIndexOf('@'));
+    if (DETECTOR_GATE_REASONS.includes(reason)) metrics.detectorGateDecisions.inc({ reason, decision: d.decision });
     const open = openGates.get(id);
     if (open?.gateId === d.gateId) {
       const waited = (Date.parse(d.at) - Date.parse(open.openedAt)) / 1000;
@@ -229,7 +258,69 @@ export function observeState(state: LoopState, record?: IterationRecord): void {
     }
   }
   if (!gate || state.result) openGates.delete(id);
-  if (state.result && once(`${id}:end:${state.run}`)) metrics.loopsEnded.inc({ status: state.result.status });
+  if (state.result && once(`${id}:end:${state.run}`)) observeEnd(state);
+}
+
+/** Counts an ended loop: its status, rejections and first try (loops with gates), and its time by part. */
+function observeEnd(state: LoopState): void {
+  metrics.loopsEnded.inc({ status: state.result!.status });
+  const t = state.totals;
+  const gates = Object.values(state.gateStats ?? {});
+  if (gates.length) {
+    const r = t.rejections ?? 0;
+    const firstTry = gates.every((g) => g.firstTryPassed !== false);
+    metrics.loopsByRejections.inc({ rejected: r >= 3 ? '3+' : String(r), first_try: String(firstTry) });
+  }
+  metrics.loopWork.inc({ part: 'agent' }, (t.agentMs ?? 0) / 1000);
+  metrics.loopWork.inc({ part: 'check' }, (t.checkMs ?? 0) / 1000);
+  metrics.loopWork.inc({ part: 'gates' }, (t.gateMs ?? 0) / 1000);
+}
+
+/**
+ * The figures of `ralph stats` as Prometheus gauges (`ralph stats --prometheus`, for node_exporter's textfile
+ * collector or a pushgateway): the design's rates with their targets and whether they are met, the rejection
+ * breakdown, failure shares by category, interventions by type and severity, their rate and remediation success.
+ * A registry of its own: these are figures over a window, not this process's counters.
+ */
+export async function statsExposition(st: GateStats): Promise<string> {
+  const reg = new Registry();
+  const gauge = <L extends string>(name: string, help: string, labelNames: L[] = []) =>
+    new Gauge<L>({ name: `ralph_stats_${name}`, help, labelNames, registers: [reg] });
+  gauge('loops', 'Loops in the window (with at least one iteration)').set(st.loops);
+  gauge('iterations', 'Iterations of the loops in the window').set(st.iterations);
+  const value = gauge('figure', 'A figure with a design target (rates 0..1, rejections per task)', ['figure']);
+  const target = gauge('target', 'The design target of the figure', ['figure', 'op']);
+  const met = gauge('target_met', '1 when the figure meets its target, 0 when not (absent: nothing measured)', [
+    'figure',
+  ]);
+  for (const t of st.targets) {
+    value.set({ figure: t.key }, t.figure);
+    target.set({ figure: t.key, op: t.op }, t.value);
+    if (t.met !== undefined) met.set({ figure: t.key }, t.met ? 1 : 0);
+  }
+  const rej = gauge('loops_by_rejections', 'Loops with gates by rejections (escalated: reached the gate)', [
+    'rejected',
+  ]);
+  const r = st.rejections;
+  for (const [k, v] of [
+    ['0', r.notRejected],
+    ['1', r.once],
+    ['2', r.twice],
+    ['3+', r.threeOrMore],
+    ['escalated', r.escalated],
+  ] as const)
+    rej.set({ rejected: k }, v.count);
+  const cat = gauge('failure_share', 'Share of iteration failures by category', ['category']);
+  for (const c of st.failureCategories) cat.set({ category: c.category }, c.share);
+  const byType = gauge('interventions', 'Anti-laziness interventions by type', ['type']);
+  for (const [k, n] of Object.entries(st.interventions.byType)) byType.set({ type: k }, n);
+  const bySev = gauge('interventions_by_severity', 'Anti-laziness interventions by severity', ['severity']);
+  for (const [k, n] of Object.entries(st.interventions.bySeverity)) bySev.set({ severity: k }, n);
+  gauge('interventions_per_100_iterations', 'Interventions per 100 iterations').set(st.interventions.per100Iterations);
+  gauge('remediation_success_rate', 'Flagged iterations followed by one without the same findings (0..1)').set(
+    st.interventions.remediation.rate,
+  );
+  return (await reg.metrics()).trimEnd();
 }
 
 /** Options of {@link serveMetrics}. */

@@ -361,9 +361,32 @@ describe('ralph config', () => {
   });
 });
 
-describe('ralph stats', () => {
+describe('ralph stats and ralph flag', () => {
   let escalated: string;
+  let overridden: string;
+  let fixed: string;
   beforeAll(async () => {
+    fixed = started[1];
+    // A loop whose agent deletes the two failing tests: the detectors open a regression gate, and a human approves it
+    // (a false positive by the stats' definition).
+    const cheat = sumWorkspace(
+      { gates: [unitGate] },
+      {
+        default: [
+          {
+            write: 'sum.test.js',
+            content: "const sum = require('./sum');\ntest('zero is neutral', () => expect(sum(5, 0)).toBe(5));\n",
+          },
+          { evidence: ['sum.test.js'] },
+          { promise: 'DONE' },
+        ],
+      },
+    );
+    overridden = await h.startLoop(claimLoop(cheat, { maxIterations: 4, verification: { enabled: false } }));
+    await h.waitFor(overridden, (s) => s.pendingGate?.reason === 'regression', 90_000);
+    const ok = await ralph(['approve', overridden, '--by', 'lead', '--reason', 'those tests were wrong', ...conn()]);
+    expect(ok.code).toBe(0);
+    expect(await h.result(overridden)).toMatchObject({ status: 'accepted', acceptedBy: 'human' });
     // One more loop: its claim is rejected once (maxRetries 1), so it waits at the rejections gate; a human approves.
     const ws = sumWorkspace({ gates: [unitGate], rejection: { maxRetries: 1 } }, { default: [{ promise: 'DONE' }] });
     escalated = await h.startLoop(claimLoop(ws, { maxIterations: 10 }));
@@ -373,59 +396,139 @@ describe('ralph stats', () => {
     expect(await h.result(escalated)).toMatchObject({ status: 'accepted', acceptedBy: 'human', by: 'lead' });
   });
 
-  /** `ralph stats --json`, once the list of loops shows every loop of this file. */
-  async function statsJson(): Promise<GateStats> {
+  /** `ralph stats --json` (extra args added), once the list of loops shows every loop of this file. */
+  async function statsJson(...extra: string[]): Promise<GateStats> {
     const end = Date.now() + 30_000;
     for (;;) {
-      const r = await ralph(['stats', '--json', '--address', h.env.address]);
+      const r = await ralph(['stats', '--json', '--address', h.env.address, ...extra]);
       expect(r).toMatchObject({ code: 0, stderr: '' });
       const st = JSON.parse(r.stdout) as GateStats;
-      if (st.loopsWithGates >= 2 || Date.now() > end) return st;
+      if (st.loopsWithGates >= 3 || Date.now() > end) return st;
       await new Promise((res) => setTimeout(res, 300));
     }
   }
 
-  it('reports pass rates, rejections, escalations, per-gate figures and failure reasons with --json', async () => {
+  it('puts each seed target beside its figure on loops with known outcomes, with the rejection breakdown and failure categories', async () => {
     expect(started).toHaveLength(2);
     const st = await statsJson();
-    // The loop that failed on its config ran no iteration: it is not counted.
+    // The loop that failed on its config ran no iteration: it is not counted. Three loops: fixed after one rejection,
+    // a regression gate approved by a human, escalated at the rejections gate and approved.
     expect(st).toMatchObject({
-      loops: 2,
-      loopsWithGates: 2,
-      firstTryPassRate: 0,
-      rejectionsPerLoop: 1,
-      escalationRate: 0.5,
+      loops: 3,
+      loopsWithGates: 3,
+      firstTryPassRate: 0.333,
+      rejectionsPerLoop: 0.67,
+      escalationRate: 0.667,
+      falsePositiveRate: 0.333,
+      falseNegativeRate: 0,
     });
-    expect(st.loopsWithGates).toBeGreaterThanOrEqual(2);
-    expect(st.firstTryPassRate).toBeLessThan(1);
-    expect(st.rejectionsPerLoop).toBeGreaterThan(0);
-    expect(st.escalationRate).toBeGreaterThan(0);
-    expect(st.gates).toEqual([{ name: 'unit', runs: 3, passRate: 0.333, meanMs: expect.any(Number) }]);
+    expect(st.since).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(Date.now() - Date.parse(st.since!)).toBeGreaterThan(7 * 86_400_000 - 60_000);
+    expect(st.targets.map((t) => [t.key, t.met])).toEqual([
+      ['firstTryPassRate', false],
+      ['rejectionsPerLoop', true],
+      ['escalationRate', false],
+      ['gateOverheadShare', st.gateOverheadShare < 0.1],
+      ['falsePositiveRate', false],
+      ['falseNegativeRate', true],
+    ]);
+    expect(st.rejections).toEqual({
+      notRejected: { count: 1, share: 0.333 },
+      once: { count: 1, share: 0.333 },
+      twice: { count: 0, share: 0 },
+      threeOrMore: { count: 0, share: 0 },
+      escalated: { count: 1, share: 0.333 },
+    });
+    expect(st.humanGates).toEqual({ regression: 1, rejections: 1 });
+    expect(st.falsePositives).toEqual({ detectorGates: 1, decided: 1, approved: 1, loops: [overridden] });
+    expect(st.gates).toEqual([{ name: 'unit', kind: 'test', runs: 4, passRate: 0.5, meanMs: expect.any(Number) }]);
     expect(st.gates[0].meanMs).toBeGreaterThan(0);
     expect(st.gateOverheadShare).toBeGreaterThan(0);
     expect(st.gateOverheadShare).toBeLessThan(1);
-    expect(st.topFailureReasons[0]).toEqual({ reason: 'unit: N of N failing (N% pass)', count: 2 });
+    expect(st.failureCategories).toEqual([{ category: 'test failures', count: 2, share: 1 }]);
+    expect(st.topFailureReasons[0]).toEqual({ reason: 'unit: N of N failing (N% pass)', count: 2, share: 1 });
+    expect(st.interventions.byType.test_deletion).toBeGreaterThanOrEqual(1);
+    expect(st.interventions.bySeverity.critical).toBeGreaterThanOrEqual(1);
+    expect(st.interventions.per100Iterations).toBe(Math.round((st.interventions.total / st.iterations) * 10000) / 100);
   });
 
-  it('prints the same figures under readable headings without --json', async () => {
+  it('flags an accepted loop as a false negative, stored in its state folder, and stats counts it', async () => {
+    const r = await ralph(['flag', fixed, '--reason', 'the fix broke subtraction', '--by', 'qa', ...conn()]);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const file = path.join((await h.status(fixed)).stateDir, 'loops', fixed, 'flags.jsonl');
+    expect(r.stdout).toBe(`flagged loop ${fixed} (1 flag; ${file}): \`ralph stats\` counts it as a false negative`);
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines.map((l) => JSON.parse(l) as Record<string, string>)).toEqual([
+      { loopId: fixed, reason: 'the fix broke subtraction', by: 'qa', at: expect.stringMatching(/^\d{4}-/) },
+    ]);
+    const st = await statsJson();
+    expect(st.falseNegativeRate).toBe(0.333);
+    expect(st.falseNegatives).toMatchObject({ accepted: 3, flagged: [fixed], unreadable: [] });
+    expect(st.targets.find((t) => t.key === 'falseNegativeRate')).toMatchObject({ met: false, over: 3 });
+  });
+
+  it('refuses to flag without a reason, a loop that was not accepted, or one that does not exist', async () => {
+    const none = await ralph(['flag', fixed, ...conn()]);
+    expect(none).toMatchObject({ code: 2, stdout: '' });
+    expect(none.stderr).toContain('--reason is required: say what was wrong with the accepted work');
+    const failed = await ralph(['flag', started[0], '--reason', 'x', ...conn()]);
+    expect(failed).toMatchObject({ code: 1, stdout: '' });
+    expect(failed.stderr.trim()).toBe(
+      `ralph: loop ${started[0]} ended failed, not accepted: only accepted work can be a false negative`,
+    );
+    const missing = await ralph(['flag', 'ralph-no-such-loop', '--reason', 'x', ...conn()]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toMatch(
+      /^ralph: can't flag loop ralph-no-such-loop: no loop with id "ralph-no-such-loop"/,
+    );
+  });
+
+  it('prints the figures beside their targets, the breakdown and the trust figures without --json', async () => {
     await statsJson();
     const r = await ralph(['stats', '--address', h.env.address]);
     expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(r.stdout).toContain('Quality gates over 2 loops (2 with gates)');
-    expect(r.stdout).toMatch(/^ {2}first-try pass rate\s+0%$/m);
-    expect(r.stdout).toMatch(/^ {2}rejections per loop\s+1$/m);
-    expect(r.stdout).toMatch(/^ {2}escalation rate\s+50%$/m);
-    expect(r.stdout).toMatch(/^ {2}gate overhead\s+\d+(\.\d)?% of agent \+ check \+ gate time$/m);
-    expect(r.stdout).toMatch(/^ {2}GATE\s+RUNS\s+PASS RATE\s+MEAN$/m);
-    expect(r.stdout).toMatch(/^ {2}unit\s+3\s+33\.3%\s+\d+\.\ds$/m);
-    expect(r.stdout).toContain('  Top failure reasons:');
-    expect(r.stdout).toContain('    2×  unit: N of N failing (N% pass)');
+    const out = r.stdout;
+    expect(out).toMatch(/^Quality over the last 7d \(since \S+\): 3 loops \(3 with gates\), \d+ iterations$/m);
+    expect(out).toMatch(/^ {2}FIGURE\s+VALUE\s+TARGET\s+STATUS\s+OVER$/m);
+    expect(out).toMatch(/^ {2}first-try pass rate\s+33\.3%\s+> 80%\s+missed\s+3 loops$/m);
+    expect(out).toMatch(/^ {2}rejections per task\s+0\.67\s+< 2\s+met\s+3 loops$/m);
+    expect(out).toMatch(/^ {2}escalation rate\s+66\.7%\s+< 5%\s+missed\s+3 loops$/m);
+    expect(out).toMatch(/^ {2}gate overhead\s+\d+(\.\d)?%\s+< 10%\s+(met|missed)\s+3 loops$/m);
+    expect(out).toMatch(/^ {2}false positives\s+33\.3%\s+< 1%\s+missed\s+3 loops$/m);
+    expect(out).toMatch(/^ {2}false negatives\s+33\.3%\s+0%\s+missed\s+3 accepted loops$/m);
+    expect(out).toContain('  ├─ not rejected: 1 (33.3%)\n  ├─ rejected 1x: 1 (33.3%)\n  ├─ rejected 2x: 0 (0%)');
+    expect(out).toContain('  └─ escalated: 1 (33.3%)');
+    expect(out).toMatch(/^ {2}unit\s+test\s+4\s+50%\s+\d+\.\ds$/m);
+    expect(out).toContain('Top failure reasons:\n  1. test failures (100%, 2)');
+    expect(out).toContain('Human gates: regression 1, rejections 1');
+    expect(out).toContain(`False positives: 1 of 1 decided detector gates approved by a human (${overridden})`);
+    expect(out).toContain(`False negatives: 1 of 3 accepted loops flagged (${fixed})`);
+    expect(out).toContain(`  ${fixed}: the fix broke subtraction (qa, `);
+    expect(out).toMatch(
+      /^Interventions: \d+ \([\d.]+ per 100 iterations\); remediation success [\d.]+% \(\d+ of \d+\)$/m,
+    );
   });
 
-  it('looks only at the most recent loops with --limit, and exits 2 naming --limit when it is not positive', async () => {
+  it('prints the same figures as Prometheus gauges with --prometheus', async () => {
     await statsJson();
+    const r = await ralph(['stats', '--prometheus', '--address', h.env.address]);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toContain('# TYPE ralph_stats_figure gauge');
+    expect(r.stdout).toContain('ralph_stats_figure{figure="falseNegativeRate"} 0.333');
+    expect(r.stdout).toContain('ralph_stats_target_met{figure="falseNegativeRate"} 0');
+    expect(r.stdout).toContain('ralph_stats_loops_by_rejections{rejected="escalated"} 1');
+    expect(r.stdout).toContain('ralph_stats_failure_share{category="test failures"} 1');
+  });
+
+  it('looks at the window --since gives and the most recent loops with --limit, and names a bad --since or --limit', async () => {
+    await statsJson();
+    expect(await statsJson('--since', '1h')).toMatchObject({ loops: 3 });
+    const future = await ralph(['stats', '--json', '--since', '2099-01-01', '--address', h.env.address]);
+    expect(future.code).toBe(0);
+    expect(JSON.parse(future.stdout)).toMatchObject({ loops: 0, since: '2099-01-01T00:00:00.000Z' });
+    expect((JSON.parse(future.stdout) as GateStats).targets.every((t) => t.met === undefined)).toBe(true);
     // The escalated loop both started and closed last, so it is the most recent one however the list is ordered.
-    const r = await ralph(['stats', '--json', '--limit', '1', '--address', h.env.address]);
+    const r = await ralph(['stats', '--json', '--since', 'all', '--limit', '1', '--address', h.env.address]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({
       loops: 1,
@@ -436,5 +539,13 @@ describe('ralph stats', () => {
     const bad = await ralph(['stats', '--limit', '0', '--address', h.env.address]);
     expect(bad).toMatchObject({ code: 2, stdout: '' });
     expect(bad.stderr).toMatch(/^ralph: --limit: /);
+    const both = await ralph(['stats', '--json', '--prometheus', '--address', h.env.address]);
+    expect(both).toMatchObject({ code: 2, stdout: '' });
+    expect(both.stderr.trim()).toBe('ralph: --json and --prometheus: choose one output format');
+    const since = await ralph(['stats', '--since', '7x', '--address', h.env.address]);
+    expect(since).toMatchObject({ code: 2, stdout: '' });
+    expect(since.stderr).toMatch(
+      /^ralph: --since: use a window like 7d, 24h, 30m, 2w, an ISO date \(2026-11-01\), or all/,
+    );
   });
 });

@@ -135,6 +135,13 @@ describe('worker telemetry', () => {
     expect(sample(text, 'ralph_human_decisions_total{decision="approve"}')).toBe(1);
     expect(sample(text, 'ralph_human_gate_wait_seconds_count{reason="max_iterations",decision="approve"}')).toBe(1);
     expect(sample(text, 'ralph_loops_ended_total{status="accepted"}')).toBe(2);
+    // The rates of `ralph stats` as counters: the gated loop was rejected once (its first gate run failed); work time
+    // by part (gate overhead = gates / sum); interventions by type and severity.
+    expect(sample(text, 'ralph_loops_by_rejections_total{rejected="1",first_try="false"}')).toBe(1);
+    expect(sample(text, 'ralph_loop_work_seconds_total{part="gates"}')).toBeGreaterThan(0);
+    expect(sample(text, 'ralph_loop_work_seconds_total{part="agent"}')).toBeGreaterThan(0);
+    expect(text).toContain('# TYPE ralph_detector_gate_decisions_total counter');
+    expect(text).toMatch(/^ralph_interventions_total\{type="[a-z_]+",severity="(warning|critical)"\} [1-9]/m);
 
     // Logs: every line is JSON; loop events carry the loop id, iteration and event; workflow logs come through too.
     const lines = stderr.split('\n').filter((l) => l.trim());

@@ -141,7 +141,10 @@ export async function runGateIn(input: RunGateInInput): Promise<GateVerdict> {
     input.thresholds,
   );
   if (parsed.parsed && (parsed.tests || parsed.coverage))
-    verdict.metrics = { tests: parsed.tests?.total, coverage: parsed.coverage?.lines };
+    verdict.metrics = { tests: parsed.tests?.total, failing: parsed.tests?.failed, coverage: parsed.coverage?.lines };
+  // Error counts of the kinds whose errors a human compares at a regression gate (type, lint, build errors).
+  if (parsed.parsed && parsed.errors !== undefined && ['typecheck', 'lint', 'build'].includes(gate.kind))
+    verdict.metrics = { ...verdict.metrics, errors: parsed.errors };
   const ids = parsed.parsed ? parsed.tests?.ids : undefined;
   if (ids?.length) {
     verdict.idsPath = path.join(dir, `${gate.name}.ids.json`);

@@ -126,6 +126,34 @@ const repeats = (values: (string | undefined)[]): boolean => {
 const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const span = (w: IterationFingerprint[]): string => `iterations ${w[0].n}-${w[w.length - 1].n}`;
 
+const points = (q: number): string => String(Math.round(q * 10) / 10);
+
+/**
+ * The different-errors rule of {@link detectStuck} over the window `w` (oldest first), `prev` the fingerprint before
+ * it: every iteration of the window failed, not all with the same error, and none of them raised the quality over the
+ * iteration before it (the first one over `prev`, when `prev` has a quality).
+ */
+function differentErrors(
+  w: IterationFingerprint[],
+  prev: IterationFingerprint | undefined,
+  stuck: (details: string, evidence: string[]) => void,
+): void {
+  const sigs = w.map((f) => f.errorSig);
+  if (sigs.some((e) => e === undefined) || allSame(sigs)) return;
+  if (w.some((f) => f.quality === undefined)) return;
+  const qs = [...(prev?.quality !== undefined ? [prev.quality] : []), ...w.map((f) => f.quality!)];
+  if (qs.some((q, i) => i > 0 && q > qs[i - 1])) return;
+  stuck(
+    `${w.length} failing iterations in a row with different errors and no quality progress ` +
+      `(quality ${qs.map(points).join(' → ')}, ${span(w)}): each attempt breaks something else; ` +
+      `the agent needs a different approach.`,
+    w.map(
+      (f) =>
+        `iteration ${f.n}: error ${f.errorSig}${f.error ? ` (${clip(f.error, 80)})` : ''}, quality ${points(f.quality!)}`,
+    ),
+  );
+}
+
 /**
  * Finds stuck loops in the recent fingerprints (oldest first). Each rule gives at most one `stuck_loop` detection,
  * critical (BLOCK):
@@ -138,6 +166,10 @@ const span = (w: IterationFingerprint[]): string => `iterations ${w[0].n}-${w[w.
  *   changing no file.
  * - oscillation (when `oscillation` is on): the last four `stateSig`s are X, Y, X, Y with X ≠ Y.
  * - no progress: the last `noProgress` fingerprints changed no file.
+ * - different errors (when `differentErrors` is set): the last `differentErrors` iterations all failed (known
+ *   `errorSig`s, not all the same: that case is the same-error rule's) and none of them raised the quality over the
+ *   iteration before it. Every quality must be known: without gates there is no measure of progress, and a run of
+ *   different errors is then an agent working through its failures, not a stuck one.
  *
  * Unknown signatures never match. Returns an empty array when nothing fires.
  */
@@ -189,6 +221,10 @@ export function detectStuck(fps: IterationFingerprint[], cfg: AntiLazinessSettin
     }
   }
 
+  const k = cfg.differentErrors ?? 0;
+  const failing = last(k);
+  if (failing) differentErrors(failing, fps[fps.length - k - 1], stuck);
+
   const idle = last(cfg.noProgress);
   if (idle && idle.every((f) => f.changed === 0)) {
     stuck(
@@ -198,8 +234,6 @@ export function detectStuck(fps: IterationFingerprint[], cfg: AntiLazinessSettin
   }
   return out;
 }
-
-const points = (q: number): string => String(Math.round(q * 10) / 10);
 
 /**
  * Detects a quality plateau in the quality scores (0-100) of the iterations that had one, oldest first: at least

@@ -5,6 +5,7 @@
  */
 import { condition, log } from '@temporalio/workflow';
 import type { GateDecision, HumanGate, LoopResult } from '../../core/loop-types';
+import { gateNumbers } from '../../core/gate-numbers';
 import { postLabel } from '../../core/anti-laziness';
 import { nowIso, type LoopContext, type Next } from './context';
 import { finish, persist } from './persist';
@@ -15,11 +16,18 @@ export async function awaitHuman(
   reason: string,
   title: string,
   details: string,
-  evidence?: HumanGate['evidence'],
+  extra: Pick<HumanGate, 'evidence' | 'numbers'> = {},
 ): Promise<GateDecision> {
   const { m } = ctx;
   const gate = m.openGate(
-    { reason, title, details, ...(evidence ? { evidence } : {}), options: ['approve', 'reject', 'abort'] },
+    {
+      reason,
+      title,
+      details,
+      ...(extra.evidence ? { evidence: extra.evidence } : {}),
+      options: ['approve', 'reject', 'abort'],
+      ...(extra.numbers ? { numbers: extra.numbers } : {}),
+    },
     nowIso(),
   );
   log.info(`human gate ${gate.id} opened: ${gate.title}`);
@@ -66,7 +74,8 @@ export async function regressionGate(
 ): Promise<LoopResult | undefined> {
   const { m } = ctx;
   const { escalation, n } = esc;
-  const d = await awaitHuman(ctx, escalation.reason, escalation.title, escalation.details);
+  const numbers = gateNumbers(m.state.records, n);
+  const d = await awaitHuman(ctx, escalation.reason, escalation.title, escalation.details, { numbers });
   const rollbackTo = ctx.tracker!.onDecision(d.decision, n);
   if (d.decision === 'abort')
     return finish(ctx, { status: 'aborted', reason: d.reason ?? `aborted at gate ${d.gateId}`, by: d.by });

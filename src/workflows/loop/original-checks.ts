@@ -224,7 +224,7 @@ export async function verificationGate(
   g: Extract<Next, { kind: 'verification-gate' }>,
 ): Promise<LoopResult | undefined> {
   const { m } = ctx;
-  const d = await awaitHuman(ctx, g.reason, g.title, g.details, g.evidence);
+  const d = await awaitHuman(ctx, g.reason, g.title, g.details, { evidence: g.evidence });
   const trackerRollback = g.trackerEscalated ? ctx.tracker?.onDecision(d.decision, g.n) : undefined;
   if (d.decision === 'abort')
     return finish(ctx, { status: 'aborted', reason: d.reason ?? `aborted at gate ${d.gateId}`, by: d.by });

@@ -3,6 +3,7 @@
  * feedback for the next prompt, most important first: what failed (gates, then the check), how the agent cheated
  * (detectors), bounded in size. Updates the machine; writing it out is the caller's `persist`.
  */
+import { numbersOf } from '../../core/gate-numbers';
 import { feedbackFor } from '../../core/feedback';
 import { budgetState, gateFeedback, isSuspiciousClaim, type GateVerdict } from '../../core/gate-rules';
 import type { IterationOutcome, IterationRecord } from '../../core/loop-types';
@@ -99,6 +100,7 @@ function buildRecord(f: IterationFacts, j: Judgement): IterationRecord {
       durationMs: v.durationMs,
     }));
     record.quality = j.quality;
+    record.numbers = numbersOf(n, verdicts);
     record.gatesWallMs = gatesWallMs;
     if (j.rejected) record.rejected = true;
   }

@@ -15,6 +15,11 @@ import { unsandboxedLine } from '../../core/sandbox';
 
 /** Patch id of the anti-laziness layer: loops recorded before it replay without it. */
 export const ANTI_LAZINESS_PATCH = 'anti-laziness-v1';
+/**
+ * The stuck rule on failing iterations with different errors and no quality progress. Loops recorded before it have
+ * no `stuck.differentErrors` in their resolved input (the rule is off for them); the patch keeps it off on replay too.
+ */
+export const STUCK_DIFFERENT_ERRORS_PATCH = 'stuck-different-errors-v1';
 
 /**
  * The loop's machine before validation: from the carry, or from what the raw input says (anything missing gets a
@@ -71,6 +76,14 @@ export async function validatedInput(
   return input;
 }
 
+/** The layer's settings, with the different-errors stuck rule off for histories recorded before it. */
+function withStuckRules(
+  pcfg: NonNullable<ResolvedLoopInput['persistence']>,
+): NonNullable<ResolvedLoopInput['persistence']> {
+  if (!pcfg.stuck.differentErrors || patched(STUCK_DIFFERENT_ERRORS_PATCH)) return pcfg;
+  return { ...pcfg, stuck: { ...pcfg.stuck, differentErrors: 0 } };
+}
+
 /** The context of this run: activities bound to the input, the anti-laziness tracker when it is on. */
 export function createContext(
   input: ResolvedLoopInput,
@@ -83,7 +96,7 @@ export function createContext(
   const pcfg: ResolvedLoopInput['persistence'] | undefined = input.persistence;
   const tracker =
     pcfg?.enabled && patched(ANTI_LAZINESS_PATCH)
-      ? new AntiLazinessTracker(pcfg, m.state.loopId, input.agent.adapter, m.state.persistence)
+      ? new AntiLazinessTracker(withStuckRules(pcfg), m.state.loopId, input.agent.adapter, m.state.persistence)
       : undefined;
   if (tracker) m.state.persistence = tracker.state;
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { thresholdsFor } from '../../../src/config/gates-config';
+import { GATE_TIMEOUTS, thresholdsFor } from '../../../src/config/gates-config';
 import { detectGates } from '../../../src/config/detect-gates';
 import { loadGatesConfig, parseGatesConfig } from '../../../src/config/load-config';
 
@@ -55,6 +55,32 @@ describe('gates config', () => {
     [{ rejection: { maxRetries: 0 } }, 'rejection.maxRetries'],
   ])('names the path of each mistake in %j', (raw, message) => {
     expect(() => parseGatesConfig(raw)).toThrow(message);
+  });
+
+  it('gives each gate kind its own default timeout (seed 002: build 300 s, lint 120 s, test 600 s, custom 60 s), a gate its own when set', () => {
+    const kinds = ['build', 'typecheck', 'lint', 'test', 'coverage', 'audit', 'custom'] as const;
+    const cfg = parseGatesConfig({ gates: kinds.map((kind) => ({ name: kind, kind, command: 'x' })) });
+    expect(Object.fromEntries(cfg.gates.map((g) => [g.kind, g.timeoutSeconds]))).toEqual({
+      build: 300,
+      typecheck: 300,
+      lint: 120,
+      test: 600,
+      coverage: 600,
+      audit: 120,
+      custom: 60,
+    });
+    expect(GATE_TIMEOUTS).toMatchObject({ build: 300, lint: 120, test: 600, custom: 60 });
+    // A config that sets a timeout keeps it, longer or shorter than the kind's default.
+    const own = parseGatesConfig({
+      gates: [
+        { name: 'slow-lint', kind: 'lint', command: 'x', timeoutSeconds: 900 },
+        { name: 'quick-test', kind: 'test', command: 'x', timeoutSeconds: 30 },
+      ],
+    });
+    expect(own.gates.map((g) => g.timeoutSeconds)).toEqual([900, 30]);
+    expect(() => parseGatesConfig({ gates: [{ name: 'b', kind: 'build', command: 'x', timeoutSeconds: 0 }] })).toThrow(
+      'gates[0].timeoutSeconds',
+    );
   });
 
   it('reads YAML and JSON files and names the file in errors, including syntax errors', () => {

@@ -260,6 +260,69 @@ describe('detectStuck', () => {
     expect(detectStuck(fps, cfg)).toEqual([]);
   });
 
+  describe('different errors with no quality progress', () => {
+    const failing = (qs: (number | undefined)[], errs = ['e1', 'e2', 'e3']): IterationFingerprint[] =>
+      qs.map((quality, i) =>
+        fp(i + 4, { errorSig: errs[i], error: `error ${errs[i]}`, diffSig: `d${i}`, stateSig: `s${i}`, quality }),
+      );
+
+    it('blocks three failing iterations with three different errors and a flat or falling quality', () => {
+      for (const qs of [
+        [40, 40, 40],
+        [60, 45, 30],
+        [50, 50, 49.9],
+      ]) {
+        const found = detectStuck(failing(qs), cfg);
+        expect(found).toHaveLength(1);
+        expect(found[0]).toMatchObject({ type: 'stuck_loop', severity: 'critical', verdict: 'BLOCK' });
+        expect(found[0].details).toMatch(
+          /^3 failing iterations in a row with different errors and no quality progress \(quality .* → .* → .*, iterations 4-6\)/,
+        );
+        expect(found[0].evidence).toEqual([
+          `iteration 4: error e1 (error e1), quality ${qs[0]}`,
+          `iteration 5: error e2 (error e2), quality ${qs[1]}`,
+          `iteration 6: error e3 (error e3), quality ${qs[2]}`,
+        ]);
+      }
+    });
+
+    it('also blocks when two of the three errors are the same (not all alike)', () => {
+      expect(rules(failing([30, 30, 20], ['e1', 'e2', 'e1']))).toEqual([
+        expect.stringMatching(/^3 failing iterations in a row with different errors/),
+      ]);
+    });
+
+    it('counts the step into the window: a first failing iteration that raised the quality is progress', () => {
+      const before = (quality: number) => fp(3, { errorSig: 'e0', diffSig: 'd', stateSig: 's', quality });
+      // Quality 60 → 85 → 83 → 80: the window's first iteration was progress (the best-output trajectory).
+      expect(detectStuck([before(60), ...failing([85, 83, 80])], cfg)).toEqual([]);
+      expect(rules([before(90), ...failing([85, 83, 80])])).toEqual([
+        expect.stringContaining('(quality 90 → 85 → 83 → 80, iterations 4-6)'),
+      ]);
+    });
+
+    it.each<[string, IterationFingerprint[]]>([
+      ['quality rising at the second iteration', failing([40, 55, 50])],
+      ['quality rising at the last iteration', failing([40, 40, 41])],
+      ['an unknown quality (no gates ran): nothing measures progress', failing([40, undefined, 30])],
+      ['no quality at all (the completion check alone)', failing([undefined, undefined, undefined])],
+      ['an iteration that did not fail', [...failing([40, 40]), fp(6, { quality: 40, diffSig: 'd9' })]],
+      ['only two failing iterations', failing([40, 40])],
+    ])('does not fire on %s', (_what, fps) => {
+      expect(detectStuck(fps, cfg)).toEqual([]);
+    });
+
+    it('is off at 0, and off for settings resolved before the rule existed (no differentErrors)', () => {
+      const fps = failing([40, 40, 40]);
+      expect(rules(fps, { ...cfg, differentErrors: 0 })).toEqual([]);
+      const old: Partial<typeof cfg> = { ...cfg };
+      delete old.differentErrors;
+      expect(rules(fps, old as typeof cfg)).toEqual([]);
+      expect(rules(fps.slice(1), { ...cfg, differentErrors: 2 })).toHaveLength(1);
+      expect(cfg.differentErrors).toBe(3);
+    });
+  });
+
   it('follows the configured thresholds and the oscillation switch', () => {
     const idle = [1, 2, 3].map((n) => fp(n, { changed: 0 }));
     expect(rules(idle, { ...cfg, noProgress: 4 })).toEqual([]);
