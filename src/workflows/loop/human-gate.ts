@@ -4,10 +4,13 @@
  * escalations (regression, stuck loop, circuit breaker, recovery exhausted), whose `reject` rolls the workspace back.
  */
 import { condition, log } from '@temporalio/workflow';
-import type { GateDecision, LoopResult } from '../../core/loop-types';
+import type { GateDecision, HumanGate, LoopResult } from '../../core/loop-types';
 import { postLabel } from '../../core/anti-laziness';
 import { nowIso, type LoopContext, type Next } from './context';
 import { finish, persist } from './persist';
+
+/** A decision at a gate that offers approve, reject and abort only. */
+export type PlainDecision = GateDecision & { decision: 'approve' | 'reject' | 'abort' };
 
 /** Opens a human gate and waits, indefinitely, for the decision that closes it. */
 export async function awaitHuman(
@@ -15,9 +18,19 @@ export async function awaitHuman(
   reason: string,
   title: string,
   details: string,
+): Promise<PlainDecision> {
+  return (await openAndWait(ctx, { reason, title, details, options: ['approve', 'reject', 'abort'] })) as PlainDecision;
+}
+
+/** Opens the gate (and, for a question, counts it), persists, and waits with no timeout for its decision. */
+export async function openAndWait(
+  ctx: LoopContext,
+  g: Omit<HumanGate, 'id' | 'openedAt' | 'iteration'>,
+  beforePersist?: (gate: HumanGate) => void,
 ): Promise<GateDecision> {
   const { m } = ctx;
-  const gate = m.openGate({ reason, title, details, options: ['approve', 'reject', 'abort'] }, nowIso());
+  const gate = m.openGate(g, nowIso());
+  beforePersist?.(gate);
   log.info(`human gate ${gate.id} opened: ${gate.title}`);
   await persist(ctx);
   await condition(() => m.pendingDecision !== undefined);

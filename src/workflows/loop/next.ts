@@ -7,6 +7,8 @@ import type { IterationFacts, Judgement } from './decide';
 import { lastIterationSummary } from './failures';
 import { rollbackLabel } from './original-checks';
 import type { Recorded } from './record';
+import { diffLine } from '../../core/questions';
+import { agentQuestionNext, clarification } from './question';
 
 /**
  * What the loop does after a recorded iteration, in order of precedence: an escalation (human decides on the
@@ -31,6 +33,8 @@ export function nextStep(ctx: LoopContext, f: IterationFacts, j: Judgement, r: R
     };
   }
   if (j.decision?.escalate) return { kind: 'escalate', n, escalation: j.decision.escalate, completed: j.completed };
+  // The agent asks a human (never accepts work): the question gate.
+  if (f.question?.allowed) return agentQuestionNext(n, f.question, f.inspected?.changes);
   if (j.completed)
     return {
       kind: 'accept',
@@ -57,5 +61,9 @@ export function nextStep(ctx: LoopContext, f: IterationFacts, j: Judgement, r: R
       title: `Token budget used up before the gates passed (${r.budget.used})`,
       details: lastIterationSummary(r.record),
     };
-  return { kind: 'continue' };
+  // PDARE diagnosed specification ambiguity: ask a human for the agent, while questions are left.
+  const clarify = j.decision?.clarify
+    ? clarification(ctx, n, j.decision.clarify, diffLine(f.inspected?.changes))
+    : undefined;
+  return clarify ?? { kind: 'continue' };
 }
