@@ -103,7 +103,7 @@ export function askingText(q: { max: number; left: number }): string | undefined
   if (q.max <= 0) return undefined;
   if (q.left <= 0)
     return (
-      `You have asked all ${q.max} questions this loop allows: a \`<question>\` block is now read as ordinary text. ` +
+      `You have asked all ${q.max} question${q.max === 1 ? '' : 's'} this loop allows: a \`<question>\` block is now read as ordinary text. ` +
       'Decide yourself, write the assumption under `## Assumptions`, and go on.'
     );
   return (

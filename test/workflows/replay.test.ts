@@ -30,6 +30,8 @@ describe('ralphLoop replay', () => {
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',
         'fused-check-retried.json',
+        // Questions (patch questions-v1): the agent asks, a question gate opens, `ralph answer` resumes the loop.
+        'question-answer.json',
       ]),
     );
   });
