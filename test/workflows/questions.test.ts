@@ -31,6 +31,16 @@ const promptOf = (ws: string, loopId: string, n: number): string =>
     'utf8',
   );
 
+/** Runs the built `ralph` CLI as a subprocess (async, so the in-process worker keeps running). */
+async function ralph(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const r = await execa(process.execPath, [CLI, ...args], {
+    reject: false,
+    timeout: 60_000,
+    env: { TEMPORAL_ADDRESS: '', TEMPORAL_NAMESPACE: '' },
+  });
+  return { code: r.exitCode, stdout: r.stdout, stderr: r.stderr };
+}
+
 const ASK = '<question>\nShould `sum` keep the v1 behaviour or switch to v2?\n- keep v1\n- switch to v2\n</question>';
 
 describe('questions', () => {
@@ -73,12 +83,16 @@ describe('questions', () => {
     expect(s.records[0].detections ?? []).toEqual([]);
     expect(s.questions).toMatchObject({ max: 3, asked: 1, answered: 0 });
 
-    const r = await execa(
-      process.execPath,
-      [CLI, 'answer', id, 'Keep v1: clients depend on it.', '--by', 'alice', '--address', h.env.address],
-      { reject: false, timeout: 60_000, env: { TEMPORAL_ADDRESS: '', TEMPORAL_NAMESPACE: '' } },
-    );
-    expect({ code: r.exitCode, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    const r = await ralph([
+      'answer',
+      id,
+      'Keep v1: clients depend on it.',
+      '--by',
+      'alice',
+      '--address',
+      h.env.address,
+    ]);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
     expect(r.stdout).toMatch(/^answered loop .* as alice: answer applied to gate question@1/);
 
     const result = await h.result(id);
@@ -117,6 +131,15 @@ describe('questions', () => {
     expect(p2).toContain('Decide yourself.');
     expect(p2).toContain('You have asked all 1 question this loop allows');
     expect(s.pendingFeedback.join('\n')).toMatch(/limit of 1 question is used up, so the `<question>` block was read/);
+    // `ralph answer` says clearly when there is no question to answer, or no answer.
+    const notAQuestion = await ralph(['answer', id, 'whatever', '--address', h.env.address]);
+    expect(notAQuestion.code).toBe(1);
+    expect(notAQuestion.stderr).toMatch(/gate max_iterations@2 does not offer answer/);
+    const noText = await ralph(['answer', id, '--address', h.env.address]);
+    expect(noText).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`no answer given: ralph answer ${id} "your answer"`),
+    });
     await h.signal(id, 'abort', { by: 'bob' });
     expect(await h.result(id)).toMatchObject({ status: 'aborted', iterations: 2 });
   });
@@ -190,6 +213,7 @@ describe('questions', () => {
     const p2 = promptOf(ws, id, 2);
     expect(p2).toContain('## Answer from dave');
     expect(p2).toContain('legacyTotal must stay: restore it.');
+    await recordHistory(h, id, 'pdare-clarification');
     expect((await h.status(id)).questions!.log[0]).toMatchObject({ source: 'pdare', decision: 'answer' });
   });
 });

@@ -32,6 +32,8 @@ describe('ralphLoop replay', () => {
         'fused-check-retried.json',
         // Questions (patch questions-v1): the agent asks, a question gate opens, `ralph answer` resumes the loop.
         'question-answer.json',
+        // PDARE's ask_clarification (feature removal) opening the question gate, answered through the client.
+        'pdare-clarification.json',
       ]),
     );
   });

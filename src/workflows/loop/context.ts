@@ -48,6 +48,11 @@ export interface LoopContext {
   readonly upserted: Record<string, unknown>;
   /** The verification baseline, when verification is on (patch verification-v1) and it was recorded. */
   verification?: VerificationBaseline;
+  /**
+   * Questions are on (patch questions-v1 and `questions.max` > 0), as found when the current iteration's agent run
+   * returned (the first thing of a workflow task, so the patch marker replays where it was recorded).
+   */
+  questionsOn?: boolean;
 }
 
 /** What the workflow keeps of the verification baseline (small; carried through continue-as-new). */

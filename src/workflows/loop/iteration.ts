@@ -15,7 +15,7 @@ import { recordIteration } from './record';
 import { afterRoutedRun, routeIteration } from './routing';
 import { verifyPhase } from './verify';
 import { sandboxEvents } from './sandbox';
-import { askedQuestion } from './question';
+import { askedQuestion, questionsOn } from './question';
 
 /**
  * Runs the next iteration and says what the loop does after it. A `ralph move` that interrupts an activity waiting for
@@ -42,6 +42,7 @@ async function iterate(ctx: LoopContext): Promise<Next> {
   plan.routed = await routeIteration(ctx, ctx.live.routing, n, plan.feedback);
   const agent = await runAgentPhase(ctx, n, plan);
   if (!agent.ok) return agent.next;
+  questionsOn(ctx);
   await afterRoutedRun(ctx, ctx.live.routing, n, plan.routed, agent.run);
   const inspected = await inspectPhase(ctx, n, agent.run);
   // A question the loop puts to a human is not a claim: no check, no gates, no verification.

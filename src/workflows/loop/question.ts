@@ -26,22 +26,29 @@ export function questionsForPrompt(ctx: LoopContext): { max: number; left: numbe
   return ctx.input.questions ? { max, left: ctx.m.questionsLeft(max) } : undefined;
 }
 
+/**
+ * Whether questions are on for this iteration: the loop allows them and the patch is in. Called right after the agent's
+ * activity returns, the first thing of that workflow task (never after a local activity, whose marker a replay may
+ * resolve in another activation than the one the patch marker is announced in).
+ */
+export function questionsOn(ctx: LoopContext): boolean {
+  ctx.questionsOn = questionsMax(ctx) > 0 && patched(QUESTIONS_PATCH);
+  return ctx.questionsOn;
+}
+
 /** The question the agent asked in a run that did not fail, if asking is on (and patched in). */
 export function askedQuestion(
   ctx: LoopContext,
   run: { result?: { question?: AgentQuestion }; failure?: string; timedOut: boolean },
 ): IterationQuestion | undefined {
   const q = run.result?.question;
-  if (!q || run.failure || run.timedOut) return undefined;
-  const max = questionsMax(ctx);
-  if (max <= 0 || !patched(QUESTIONS_PATCH)) return undefined;
-  return { ...q, allowed: ctx.m.questionsLeft(max) > 0 };
+  if (!q || run.failure || run.timedOut || !ctx.questionsOn) return undefined;
+  return { ...q, allowed: ctx.m.questionsLeft(questionsMax(ctx)) > 0 };
 }
 
 /** PDARE's clarification as a question gate, when questions are on and some are left; else undefined. */
 export function clarification(ctx: LoopContext, n: number, question: string, diff: string): Next | undefined {
-  const max = questionsMax(ctx);
-  if (max <= 0 || ctx.m.questionsLeft(max) <= 0 || !patched(QUESTIONS_PATCH)) return undefined;
+  if (!ctx.questionsOn || ctx.m.questionsLeft(questionsMax(ctx)) <= 0) return undefined;
   return { kind: 'question', n, text: question, options: [], source: 'pdare', diff };
 }
 

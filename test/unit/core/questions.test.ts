@@ -1,3 +1,4 @@
+import { gateLines } from '../../../src/cli/signal-helpers';
 import { defaultAntiLazinessConfig } from '../../../src/config/anti-laziness-config';
 import { parseLoopInput } from '../../../src/config/loop-input';
 import { AntiLazinessTracker, type IterationFindings } from '../../../src/core/anti-laziness';
@@ -204,5 +205,25 @@ describe('questions.max', () => {
       /input\.questions\.max: must be 0 or more/,
     );
     expect(() => parseLoopInput({ ...raw, questions: { max: 1.5 } })).toThrow(/questions\.max: must be a whole number/);
+  });
+});
+
+describe('ralph status at a question gate', () => {
+  it('lists `ralph answer` first among the commands that answer it', () => {
+    const gate = {
+      id: 'question@2',
+      reason: 'question',
+      title: 'The agent asks (iteration 2): v1 or v2?',
+      details: 'The agent asks:\n  v1 or v2?',
+      options: ['answer', 'approve', 'reject', 'abort'] as const,
+      iteration: 2,
+      openedAt: '2026-11-22T10:00:00.000Z',
+    };
+    const lines = gateLines('loop-1', { ...gate, options: [...gate.options] });
+    expect(lines[0]).toBe('human gate question@2 (question): The agent asks (iteration 2): v1 or v2?');
+    expect(lines).toContain('    ralph answer loop-1 "your answer"');
+    expect(lines.indexOf('    ralph answer loop-1 "your answer"')).toBeLessThan(
+      lines.indexOf('    ralph approve loop-1'),
+    );
   });
 });
