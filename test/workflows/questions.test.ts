@@ -181,6 +181,42 @@ describe('questions', () => {
     expect(await h.result(id)).toMatchObject({ status: 'accepted', acceptedBy: 'human', by: 'carol', iterations: 2 });
   });
 
+  it('a question that comes with a deleted test opens the regression gate, with the question shown, not counted', async () => {
+    const tests =
+      "const m = require('./math');\ntest('adds', () => m.add(2, 3) === 5);\ntest('multiplies', () => m.mul(2, 3) === 6);\n";
+    const ws = tempWorkspace(
+      {
+        'check.js': 'process.exit(1)',
+        'math.js': 'exports.add = (a, b) => a + b;\nexports.mul = (a, b) => a + b;\n',
+        'math.test.js': tests,
+      },
+      {
+        iterations: [
+          [
+            {
+              write: 'math.test.js',
+              content: "const m = require('./math');\ntest('adds', () => m.add(2, 3) === 5);\n",
+            },
+            { print: ASK },
+          ],
+        ],
+      },
+    );
+    await execa('git', ['init', '-q', '-b', 'main'], { cwd: ws });
+    fs.writeFileSync(path.join(ws, '.gitignore'), '.ralph/\n');
+    await execa('git', ['add', '-A'], { cwd: ws });
+    await execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init'], { cwd: ws });
+    const id = await h.startLoop(scriptedLoop(ws));
+    const s = await h.waitFor(id, (st) => st.pendingGate !== undefined);
+    expect(s.records[0]).toMatchObject({ outcome: 'question' });
+    expect(s.records[0].detections).toContain('test_deletion');
+    expect(s.pendingGate!.reason).toBe('regression');
+    expect(s.pendingGate!.details).toContain('The agent also asked:\nShould `sum` keep the v1 behaviour');
+    expect(s.questions).toBeUndefined();
+    await h.signal(id, 'abort', { by: 'eve' });
+    expect(await h.result(id)).toMatchObject({ status: 'aborted' });
+  });
+
   it("PDARE's ask_clarification opens the same gate with the diagnosis as the question", async () => {
     // Iteration 1 removes an export the task never mentions (feature_removal, a warning): PDARE diagnoses
     // specification ambiguity and, instead of only adapting the prompt, asks a human.
