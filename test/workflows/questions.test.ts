@@ -113,6 +113,12 @@ describe('questions', () => {
     const metrics = await registry.metrics();
     expect(metrics).toMatch(/ralph_questions_total\{source="agent"\} [1-9]/);
     expect(metrics).toMatch(/ralph_question_answer_seconds_count\{decision="answer"\} [1-9]/);
+    // The report lists the question, the decision, who took it and the wait.
+    const report = fs.readFileSync(path.join(ws, '.ralph', 'loops', id, 'report.md'), 'utf8');
+    expect(report).toContain('## Questions\n\n1 asked (limit 3), 1 answered.');
+    expect(report).toMatch(
+      /- iteration 1 \(agent\): Should `sum` keep the v1 behaviour .* → answer by alice after .*: Keep v1/,
+    );
     await recordHistory(h, id, 'question-answer');
   });
 
