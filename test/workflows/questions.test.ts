@@ -83,6 +83,13 @@ describe('questions', () => {
     expect(s.records[0].detections ?? []).toEqual([]);
     expect(s.questions).toMatchObject({ max: 3, asked: 1, answered: 0 });
 
+    // `ralph status` shows the question and the command that answers it.
+    const st = await ralph(['status', id, '--address', h.env.address]);
+    expect(st.stdout).toContain('human gate question@1 (question): The agent asks (iteration 1): Should `sum` keep');
+    expect(st.stdout).toContain('    2. switch to v2');
+    expect(st.stdout).toContain(`ralph answer ${id} "your answer"`);
+    expect(st.stdout).toContain('questions: 1 asked of 3 allowed, 0 answered');
+
     const r = await ralph([
       'answer',
       id,
