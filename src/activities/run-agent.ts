@@ -9,6 +9,7 @@ import { AGENT_OVERLOADED_TYPE, type AgentFailureKind, classifyAgentFailure } fr
 import { ErrorTypes } from '../core/constants';
 import { resolveEnvRefs } from '../core/env-refs';
 import { buildPrompt } from '../core/prompt';
+import { detectQuestion, type AgentQuestion, type PendingAnswer } from '../core/questions';
 import type { UsageRecord } from '../core/loop-types';
 import { getAdapter } from './agents';
 import { probeSandbox, removeSandboxTmp, wrapInSandbox } from './agents/sandbox';
@@ -42,6 +43,13 @@ export interface RunAgentInput {
   checkCommand?: string;
   /** Extra prompt sections (reinforcement, PDARE adaptation), in order. */
   sections?: string[];
+  /** A human's answer to the agent's last question, for the prompt. */
+  answer?: PendingAnswer;
+  /**
+   * Questions the loop allows and has left (absent in loops started before questions). With some left, a run that
+   * asks skips the fused completion check: a question never accepts work.
+   */
+  questions?: { max: number; left: number };
   /**
    * Pre-run checkpoint of the workspace: attempt 1 creates it; a retried attempt (worker crash, timeout) first rolls
    * the workspace back to it, so half-applied changes of the failed attempt never leak into the retry.
@@ -89,6 +97,8 @@ export interface RunAgentResult {
   outputBytes: number;
   claim: { claimed: boolean; via?: 'promise' | 'exit_signal' };
   claimedFiles: string[];
+  /** The question the agent asked (a `<question>` block or `STATUS: BLOCKED`), when it asked one. */
+  question?: AgentQuestion;
   usage?: UsageRecord;
   usageLimit?: { message: string; resetAt?: number };
   /**
@@ -228,6 +238,8 @@ function prepareRun(input: RunAgentInput, dir: string, sfx: string, attempt: num
     promise: input.promise,
     checkCommand: input.checkCommand,
     sections: input.sections,
+    answer: input.answer,
+    questions: input.questions,
   });
   const promptPath = path.join(dir, `prompt${sfx}.md`);
   fs.writeFileSync(promptPath, prompt);
@@ -401,6 +413,7 @@ function readRun(
     outputBytes: r.bytes,
     claim,
     claimedFiles: claimedFiles.slice(0, 100),
+    ...questionOf(parsed.finalText),
     usage: parsed.usage
       ? {
           inputTokens: parsed.usage.inputTokens,
@@ -415,6 +428,12 @@ function readRun(
     checkpoint,
     sandbox: sandboxResult(run.sandbox, stdout, stderr),
   };
+}
+
+/** `{ question }` when the answer asks one, else nothing (no key: the result in history stays as before). */
+function questionOf(finalText: string): { question?: AgentQuestion } {
+  const question = detectQuestion(finalText);
+  return question ? { question } : {};
 }
 
 /** The run's sandbox status; a sandboxed run also lists the writes its output says were refused. */
@@ -530,7 +549,9 @@ async function afterAgent(ctx: Context, input: RunAgentInput, result: RunAgentRe
       out.inspectError = (e as Error).message || String(e);
     }
   }
-  if (then.check && (then.check.on === 'every-iteration' || result.claim.claimed))
+  // A question the loop will put to a human is not a claim: the check would only cost time.
+  const asks = !!result.question && (input.questions?.left ?? 0) > 0;
+  if (then.check && !asks && (then.check.on === 'every-iteration' || result.claim.claimed))
     out.check = await runCompletionCheck(ctx, {
       ...base,
       run: 1,

@@ -85,6 +85,8 @@ export async function validateLoopInput({
   const rawSandbox = (raw as { sandbox?: unknown } | null)?.sandbox;
   if (rawSandbox === undefined && input.gates?.sandbox) input.sandbox = input.gates.sandbox;
   const sandboxStatus = checkSandbox(input);
+  const rawQuestions = (raw as { questions?: unknown } | null)?.questions;
+  if (rawQuestions === undefined && input.gates?.questions) input.questions = input.gates.questions;
   const rawVerification = (raw as { verification?: unknown } | null)?.verification;
   if (rawVerification === undefined && input.gates?.verification) input.verification = input.gates.verification;
   // Resolve each gate's thresholds (profile + overrides) here, so the workflow only carries numbers.

@@ -15,6 +15,7 @@ import { consoleCommand } from './commands/console';
 import { watchCommand } from './commands/watch';
 import { statsCommand } from './commands/stats';
 import { approveCommand } from './commands/approve';
+import { answerCommand } from './commands/answer';
 import { blockedCommand } from './commands/blocked';
 import { demoCommand } from './commands/demo';
 import { flagCommand } from './commands/flag';
@@ -72,6 +73,7 @@ export function buildProgram(): Command {
     approveCommand,
     rejectCommand,
     abortCommand,
+    answerCommand,
     pauseCommand,
     resumeCommand,
     blockedCommand,

@@ -39,6 +39,7 @@ export function answerCommands(loopId: string, gate: HumanGate, connectionFlags 
     approve: `ralph approve ${id}${tail}`,
     reject: `ralph reject ${id} --guidance "what to do differently" [--extra-iterations n]${tail}`,
     abort: `ralph abort ${id}${tail}`,
+    answer: `ralph answer ${id} "your answer"${tail}`,
   };
   return gate.options.map((o) => byOption[o] ?? `ralph ${o} ${id}${tail}`);
 }
@@ -144,6 +145,7 @@ const SIGNALS: Record<SignalName, { summary: string; done: string }> = {
   abort: { summary: 'end the loop: answers a pending gate, or cancels the running agent and stops', done: 'aborted' },
   pause: { summary: 'stop the loop before its next iteration, until `ralph resume`', done: 'paused' },
   resume: { summary: 'continue a paused loop', done: 'resumed' },
+  answer: { summary: "answer the agent's question at a pending question gate", done: 'answered' },
 };
 
 /** Registers `ralph <name> <id>` for one human signal; each signal command's file calls this. */
@@ -177,7 +179,8 @@ export function registerSignalCommand(program: Command, name: SignalName): Comma
   );
 }
 
-async function confirmSignal(
+/** Sends a human signal and says what the loop did with it (SignalIgnoredError when it refused it). */
+export async function confirmSignal(
   ctx: CommandContext,
   loopId: string,
   name: SignalName,

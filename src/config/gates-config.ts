@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AntiLazinessConfig } from './anti-laziness-config';
 import { VerificationConfig } from './verification-config';
 import { SandboxConfig } from './sandbox-config';
+import { QuestionsConfig } from './questions-config';
 import { GateKinds, OutputFormats, Severities, type GateKind, type OutputFormat } from '../core/gates';
 import { Profiles, type GateThresholds, type ProfileName } from '../core/gate-rules';
 
@@ -136,6 +137,8 @@ export const GatesConfig = z
     verification: VerificationConfig.optional(),
     /** The agent sandbox (see the loop input's `sandbox`). */
     sandbox: SandboxConfig.optional(),
+    /** Questions the agent may ask per loop (see the loop input's `questions`). */
+    questions: QuestionsConfig.optional(),
   })
   .strict();
 /** A gates configuration, after defaults. */

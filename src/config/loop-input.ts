@@ -5,6 +5,7 @@ import type { GateThresholds } from '../core/gate-rules';
 import { HOST_ID_PATTERN } from '../core/hosts';
 import { VerificationConfig } from './verification-config';
 import { SandboxConfig } from './sandbox-config';
+import { QuestionsConfig } from './questions-config';
 import type { SandboxStatus } from '../core/sandbox';
 import { LoopRoutingConfig } from './routing';
 import { InvalidInputError } from './errors';
@@ -152,6 +153,11 @@ export const LoopInput = z
      * sandbox can start and says loudly where it can't; `enforce` fails the loop there; `off` never sandboxes.
      */
     sandbox: SandboxConfig.default(SandboxConfig.parse({})),
+    /**
+     * Questions the agent may ask a human per loop (`<question>` block or `STATUS: BLOCKED`; default max 3): a
+     * question gate opens and the loop goes on with the answer. Else `questions` of ralph.config.yaml.
+     */
+    questions: QuestionsConfig.default(QuestionsConfig.parse({})),
     /** Free-form labels, shown by `ralph status`. */
     labels: z.record(z.string(), z.string()).default({}),
     /**

@@ -272,7 +272,7 @@ function gateForms(s: LoopState, ctx: PageContext): Html {
       value="${gate.id}"
     />`;
   const by = html`<label>decided by <input name="by" value="${ctx.operator ?? ''}" size="12" required /></label>`;
-  return html`${
+  return html`${gate.options.includes('answer') ? answerForm(s, ctx, hidden) : ''}${
     gate.options.includes('approve')
       ? html`<form class="inline" method="post" action="/loops/${enc(s.loopId)}/approve">
           ${hidden} ${by}<br /><label>reason <input name="reason" size="30" /></label><br />
@@ -338,6 +338,41 @@ function numbersTable(g: HumanGate['numbers']): Html | string {
     </table>`;
 }
 
+/** A question gate's answer form: the answer goes into the agent's next prompt and the loop goes on. */
+function answerForm(s: LoopState, ctx: PageContext, hidden: Html): Html {
+  const disabled = ctx.unreachable ? raw('disabled') : '';
+  return html`<form class="inline" method="post" action="/loops/${enc(s.loopId)}/answer" id="answer-form">
+    ${hidden}<label>answered by <input name="by" value="${ctx.operator ?? ''}" size="12" required /></label><br />
+    <label
+      >your answer (goes into the agent's next prompt)<br /><textarea
+        name="text"
+        id="answer-text"
+        required
+      ></textarea></label
+    ><br />
+    <button type="submit" id="answer" ${disabled}>Answer</button>
+  </form>`;
+}
+
+/** A question gate's question and the options the agent listed. */
+function questionPanel(s: LoopState): Html {
+  const q = s.pendingGate?.question;
+  if (!q) return html``;
+  const left = s.questions ? Math.max(0, s.questions.max - s.questions.asked) : undefined;
+  return html`<h3>${q.source === 'pdare' ? 'PDARE asks for clarification' : 'The agent asks'}</h3>
+    <blockquote id="question-text"><pre>${q.text}</pre></blockquote>
+    ${
+      q.options.length
+        ? html`<h3>Options the agent listed</h3>
+            <ol id="question-options">
+              ${q.options.map((o) => html`<li>${o}</li>`)}
+            </ol>`
+        : ''
+    }
+    <p id="question-diff">${q.diff}</p>
+    ${left !== undefined ? html`<p>questions left in this loop: ${left} of ${s.questions!.max}</p>` : ''}`;
+}
+
 function gatePanel(s: LoopState, ctx: PageContext): Html {
   const gate = s.pendingGate;
   if (!gate) return html``;
@@ -353,6 +388,7 @@ function gatePanel(s: LoopState, ctx: PageContext): Html {
         s.rejectionStreak ? ` (${s.rejectionStreak} in a row)` : ''
       }
     </p>
+    ${questionPanel(s)}
     ${
       deleted.length
         ? html`<h3>Deleted tests (${deleted.length})</h3>

@@ -305,13 +305,13 @@ function registerPages({ app, read, pageCtx, sendHtml }: ConsoleParts): void {
   });
 }
 
-/** The actions: approve, reject or abort a loop's gate (confirmed from the loop's own record), unblock a task. */
+/** The actions: approve, reject, abort or answer at a loop's gate (confirmed from the loop's own record), unblock a task. */
 function registerActions(c: ConsoleParts): void {
   registerDecisions(c);
   registerUnblock(c);
 }
 
-/** approve, reject or abort a loop's gate, confirmed from the loop's own record of the signal. */
+/** approve, reject, abort or answer at a loop's gate, confirmed from the loop's own record of the signal. */
 function registerDecisions(c: ConsoleParts): void {
   const { log, app, withClient, pageCtx, setFlash, sendHtml } = c;
   const Decision = z.object({
@@ -319,6 +319,7 @@ function registerDecisions(c: ConsoleParts): void {
     reason: z.string().trim().max(2000).optional(),
     guidance: z.string().trim().max(10_000).optional(),
     extraIterations: z.string().regex(/^\d*$/, 'extra iterations must be a whole number').optional(),
+    text: z.string().trim().max(4000, 'the answer is limited to 4000 characters').optional(),
     gateId: z.string().max(200).optional(),
     _csrf: z.string(),
   });
@@ -328,7 +329,7 @@ function registerDecisions(c: ConsoleParts): void {
     async (req, reply) => {
       const { id, action } = req.params;
       const back = `/loops/${encodeURIComponent(id)}`;
-      if (!['approve', 'reject', 'abort'].includes(action))
+      if (!['approve', 'reject', 'abort', 'answer'].includes(action))
         return sendHtml(reply, errorPage('not found', `no action ${action}`, pageCtx(req, reply)), 404);
       const body = Decision.safeParse(req.body);
       if (!body.success) {
@@ -336,6 +337,10 @@ function registerDecisions(c: ConsoleParts): void {
         return reply.redirect(back, 303);
       }
       const b = body.data;
+      if (action === 'answer' && !b.text) {
+        setFlash(reply, false, 'answer not sent: write the answer to the question');
+        return reply.redirect(back, 303);
+      }
       const by = `${b.by} (console)`;
       const payload: DecisionPayload = {
         by,
@@ -343,6 +348,7 @@ function registerDecisions(c: ConsoleParts): void {
         guidance: b.guidance || undefined,
         extraIterations: b.extraIterations ? Number(b.extraIterations) : undefined,
         gateId: b.gateId || undefined,
+        text: b.text || undefined,
         requestId: randomUUID(),
       };
       const name = action as SignalName;

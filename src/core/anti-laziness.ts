@@ -11,7 +11,7 @@ import { detectCoverageRegression } from './detectors/coverage-regression';
 import { detectFalseCompletion } from './detectors/evidence';
 import { detectPlateau, detectStuck, normaliseError, shortHash } from './detectors/stuck';
 import type { CoverageCount } from './gates';
-import { adaptText, diagnose, shouldEscalate, strategyFor } from './pdare';
+import { adaptText, clarificationQuestion, diagnose, OVERLOAD_TYPES, shouldEscalate, strategyFor } from './pdare';
 import type {
   BestOutput,
   ChangeSummary,
@@ -54,6 +54,12 @@ export interface IterationFindings {
    * overloaded, binary_missing) says nothing about the agent's work: the iteration is not recorded at all.
    */
   failureKind?: AgentFailureKind;
+  /**
+   * The agent asked a human this iteration (a question gate opens): the iteration is not progress and not idleness,
+   * so it adds no fingerprint, no-files count, trajectory point or claim check (the stuck, no-files and
+   * circuit-breaker detectors never see it); what it changed in the workspace is still inspected.
+   */
+  question?: boolean;
 }
 
 /** A human gate the layer asks for. */
@@ -75,6 +81,12 @@ export interface IterationDecision {
   /** Feedback items for the next prompt (most important first). */
   feedback: string[];
   escalate?: EscalationRequest;
+  /**
+   * PDARE chose `ask_clarification` (specification ambiguity) without escalating: the question to put to a human.
+   * The workflow opens a question gate with it when questions are on and left; else the adapted prompt asks the agent
+   * to state its assumptions, as before.
+   */
+  clarify?: string;
 }
 
 /** Detection types PDARE treats as regressions even at WARN level. */
@@ -160,7 +172,7 @@ export class AntiLazinessTracker {
     const verdict = worstVerdict(found);
     const { events, flagged } = this.record(f, found, verdict);
     const feedback = flagged.filter((d) => d.type !== 'test_inventory').map((d) => detectionFeedback(d, f.n));
-    const escalate = this.recover(f, flagged);
+    const { escalate, clarify } = this.recover(f, flagged);
     return {
       events,
       types: flagged.map((d) => d.type),
@@ -168,6 +180,7 @@ export class AntiLazinessTracker {
       overrideClaim,
       feedback,
       escalate,
+      ...(clarify ? { clarify } : {}),
     };
   }
 
@@ -181,7 +194,9 @@ export class AntiLazinessTracker {
     const found: Detection[] = [
       ...f.detections,
       ...(f.gateDetections ?? []).filter((d) => !(staticInventory && d.type.startsWith('test_'))),
-    ];
+    ].filter((d) => !(f.question && OVERLOAD_TYPES.includes(d.type)));
+    // A question is neither progress nor idleness: only what it changed in the workspace is judged.
+    if (f.question) return { found, overrideClaim: false };
 
     let overrideClaim = false;
     if (on.falseCompletion && f.changes) {
@@ -318,7 +333,7 @@ export class AntiLazinessTracker {
    * PDARE: Pause (the post-run checkpoint is taken), Diagnose, Adapt, Retry, Escalate. A blocking finding or a
    * regression warning records a regression and either adapts the next prompt or asks for a human.
    */
-  private recover(f: IterationFindings, flagged: Detection[]): EscalationRequest | undefined {
+  private recover(f: IterationFindings, flagged: Detection[]): { escalate?: EscalationRequest; clarify?: string } {
     const s = this.state;
     const trigger = flagged.filter((d) => d.verdict === 'BLOCK' || REGRESSION_WARNINGS.has(d.type));
     if (!trigger.length) {
@@ -326,7 +341,7 @@ export class AntiLazinessTracker {
         s.recovery.inProgress = false;
         s.recovery.retries = 0;
       }
-      return undefined;
+      return {};
     }
     const diagnosis = diagnose(trigger, {
       iteration: f.n,
@@ -372,7 +387,7 @@ export class AntiLazinessTracker {
     if (!esc.escalate) {
       s.recovery.retries = retry;
       s.adapt = adaptText(strategy, diagnosis);
-      return undefined;
+      return strategy === 'ask_clarification' && !f.question ? { clarify: clarificationQuestion(diagnosis, f.n) } : {};
     }
     const kind: EscalationRequest['reason'] = reg.types.includes('stuck_loop')
       ? 'stuck_loop'
@@ -382,9 +397,11 @@ export class AntiLazinessTracker {
           ? 'regression'
           : 'recovery_exhausted';
     return {
-      reason: kind,
-      title: `${reg.id}: ${reg.types.join(', ')} at iteration ${f.n} (${esc.why})`,
-      details: regressionDetails(reg, trigger, f.changes, diagnosis, strategy),
+      escalate: {
+        reason: kind,
+        title: `${reg.id}: ${reg.types.join(', ')} at iteration ${f.n} (${esc.why})`,
+        details: regressionDetails(reg, trigger, f.changes, diagnosis, strategy),
+      },
     };
   }
 

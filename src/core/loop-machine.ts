@@ -17,6 +17,7 @@ import {
   type LoopStatus,
 } from './loop-types';
 import { hostIdProblem, type HostBinding, type HostMove } from './hosts';
+import { QUESTIONS_KEPT, type PendingAnswer, type QuestionEntry } from './questions';
 
 /** Payload of the approve/reject/abort/pause/resume signals; every field optional (plain `temporal workflow signal`). */
 export interface DecisionPayload {
@@ -31,10 +32,12 @@ export interface DecisionPayload {
   guidance?: string;
   /** `reject`: how many more iterations to grant. */
   extraIterations?: number;
+  /** `answer`: the answer to the agent's question (`{"text": "..."}`). */
+  text?: string;
 }
 
 /** Human-facing signal names; each equals its constant's name. */
-export const SignalNames = ['approve', 'reject', 'abort', 'pause', 'resume'] as const;
+export const SignalNames = ['approve', 'reject', 'abort', 'pause', 'resume', 'answer'] as const;
 /** One of {@link SignalNames}. */
 export type SignalName = (typeof SignalNames)[number];
 
@@ -158,9 +161,40 @@ export class LoopMachine {
     return this.state.iteration >= this.state.maxIterations;
   }
 
-  /** Takes the feedback and guidance for the next prompt; they stay in state until the iteration is recorded. */
-  promptInputs(): { feedback: string[]; guidance?: string } {
-    return { feedback: [...this.state.pendingFeedback], guidance: this.state.pendingGuidance };
+  /** Takes the feedback, guidance and answer for the next prompt; they stay in state until the iteration is recorded. */
+  promptInputs(): { feedback: string[]; guidance?: string; answer?: PendingAnswer } {
+    return {
+      feedback: [...this.state.pendingFeedback],
+      guidance: this.state.pendingGuidance,
+      answer: this.state.pendingAnswer,
+    };
+  }
+
+  /** Questions still allowed in this loop (`max` from the input; the count survives continue-as-new). */
+  questionsLeft(max: number): number {
+    return Math.max(0, max - (this.state.questions?.asked ?? 0));
+  }
+
+  /** Counts a question that opens gate `gateId` (call right after {@link openGate}). */
+  recordQuestion(q: Omit<QuestionEntry, 'askedAt'>, max: number, now: string): void {
+    const qs = (this.state.questions ??= { max, asked: 0, answered: 0, log: [] });
+    qs.max = max;
+    qs.asked += 1;
+    qs.log.push({ ...q, askedAt: now });
+    if (qs.log.length > QUESTIONS_KEPT) qs.log.splice(0, qs.log.length - QUESTIONS_KEPT);
+  }
+
+  /** The question log's entry of a decision at a question gate: how and when it was closed, by whom, the wait. */
+  private closeQuestion(d: GateDecision): void {
+    const q = this.state.questions?.log.find((e) => e.gateId === d.gateId && !e.decision);
+    if (!q) return;
+    q.decision = d.decision;
+    q.answeredAt = d.at;
+    q.by = d.by;
+    if (d.text) q.answer = clip(d.text, 500);
+    const ms = Date.parse(d.at) - Date.parse(q.askedAt);
+    if (Number.isFinite(ms) && ms >= 0) q.waitMs = ms;
+    if (d.decision === 'answer') this.state.questions!.answered += 1;
   }
 
   /** Records a finished iteration, its totals and the feedback for the next one. */
@@ -187,6 +221,7 @@ export class LoopMachine {
     }
     s.pendingFeedback = feedback;
     s.pendingGuidance = undefined;
+    s.pendingAnswer = undefined;
     this.touch(now);
   }
 
@@ -311,6 +346,18 @@ export class LoopMachine {
       reason: clip(p.reason, 2000),
       at: now,
     };
+    if (name === 'answer') {
+      const text = p.text ?? p.reason;
+      if (!text) return { applied: false, note: 'ignored: an answer needs text, e.g. {"text": "keep the v1 API"}' };
+      decision.text = clip(text, 4000);
+      s.pendingAnswer = {
+        by: decision.by ?? 'a human',
+        question: gate.question?.text ?? gate.title,
+        text: decision.text!,
+      };
+      // The answer must reach the agent: a question at the last iteration gets one more.
+      if (s.iteration >= s.maxIterations) s.maxIterations = s.iteration + 1;
+    }
     if (name === 'reject') {
       const extra = p.extraIterations ?? this.defaultExtra;
       decision.extraIterations = extra;
@@ -322,6 +369,7 @@ export class LoopMachine {
     if (s.decisions.length > EVENTS_KEPT) s.decisions.splice(0, s.decisions.length - EVENTS_KEPT);
     s.pendingGate = undefined;
     this.lastDecision = decision;
+    if (gate.question) this.closeQuestion(decision);
     return { applied: true, note: `${name} applied to gate ${gate.id}` };
   }
 
@@ -447,6 +495,7 @@ export function normalisePayload(raw: unknown): DecisionPayload {
     gateId: str('gateId'),
     requestId: str('requestId'),
     guidance: str('guidance'),
+    text: str('text'),
     extraIterations:
       typeof extra === 'number' && Number.isInteger(extra) && extra > 0 && extra <= 10_000 ? extra : undefined,
   };

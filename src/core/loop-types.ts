@@ -4,6 +4,7 @@ import type { ChangeSummary, AntiLazinessState, ReinforcementLevel } from './ant
 import type { HostBinding } from './hosts';
 import type { GateNumbers, QualityNumbers } from './gate-numbers';
 import type { RoutingCarryIn, RoutingState } from './routing/tracker';
+import type { PendingAnswer, QuestionsState, QuestionSource } from './questions';
 
 /**
  * Types of the loop's durable state: what `status` returns, what `state.json` holds and what continue-as-new carries.
@@ -42,7 +43,14 @@ export type LoopPhase =
 
 /** How one iteration ended. */
 export type IterationOutcome =
-  'completed' | 'continue' | 'claim_rejected' | 'agent_failed' | 'agent_timeout' | 'aborted';
+  | 'completed'
+  | 'continue'
+  | 'claim_rejected'
+  | 'agent_failed'
+  | 'agent_timeout'
+  | 'aborted'
+  /** The agent asked a human (a question gate opened): not progress, not a failure. */
+  | 'question';
 
 /** Token usage and cost of one agent run. */
 export interface UsageRecord {
@@ -102,12 +110,14 @@ export interface IterationRecord {
   claimOverridden?: boolean;
   /** Pre-run and post-run checkpoint labels. */
   checkpoints?: { pre?: string; post?: string };
+  /** The question the agent asked this iteration (first 300 characters), when it opened a question gate. */
+  question?: string;
   /** Folder of this iteration's artifacts (prompt, output, check log, record). */
   artifactDir: string;
 }
 
-/** Choices a human gate offers. */
-export type GateOption = 'approve' | 'reject' | 'abort';
+/** Choices a human gate offers (`answer`: only a question gate). */
+export type GateOption = 'approve' | 'reject' | 'abort' | 'answer';
 
 /** Why a human gate opened. Later features add kinds; the mechanism stays the same. */
 export type GateReason = 'max_iterations' | (string & {});
@@ -125,6 +135,8 @@ export interface HumanGate {
   openedAt: string;
   /** Regression and stuck-loop gates: what the gates measured before and at the iteration. */
   numbers?: GateNumbers;
+  /** A question gate: the question, the options the agent listed, who asked, the iteration's diff. */
+  question?: { text: string; options: string[]; source: QuestionSource; diff: string };
 }
 
 /** A human's answer to a gate. */
@@ -135,6 +147,8 @@ export interface GateDecision {
   reason?: string;
   guidance?: string;
   extraIterations?: number;
+  /** `answer`: the answer to the agent's question. */
+  text?: string;
   at: string;
 }
 
@@ -211,6 +225,10 @@ export interface LoopState {
   pendingFeedback: string[];
   /** Human guidance that goes into the next prompt. */
   pendingGuidance?: string;
+  /** A human's answer to the agent's question, for the next prompt. */
+  pendingAnswer?: PendingAnswer;
+  /** Questions asked and answered (absent until the first question of a loop that allows them). */
+  questions?: QuestionsState;
   /** Rejected completion claims since the last accepted human decision (the rejection policy counts these). */
   rejectionStreak?: number;
   /** Per-gate runs, passes and time, for `ralph stats`. */

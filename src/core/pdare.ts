@@ -284,7 +284,7 @@ export function adaptText(strategy: Strategy, d: Diagnosis): string {
     ask_clarification: [
       'If the requirement is ambiguous, state your assumption under `## Assumptions` and proceed with the most literal reading of the task.',
       'Do not remove or change behaviour the task does not mention.',
-      'If you cannot proceed without an answer, end your answer with one line `QUESTION: <your question>`: a human will answer it.',
+      'If you cannot proceed without an answer, end your answer with `<question>your question</question>`: a human will answer it.',
     ],
     block: [
       'Your change was BLOCKED: it weakened the checks (deleted, skipped or weakened tests, or bypassed validation) instead of fixing the code, and it may have been reverted.',
@@ -299,6 +299,17 @@ export function adaptText(strategy: Strategy, d: Diagnosis): string {
     block: 'change blocked',
   };
   return [`## Recovery: ${title[strategy]}`, why, body[strategy].map((l) => `- ${l}`).join('\n')].join('\n\n');
+}
+
+/**
+ * PDARE's `ask_clarification` as a question to a human: what the diagnosis saw at iteration `n`, and what to clarify.
+ */
+export function clarificationQuestion(d: Diagnosis, n: number): string {
+  return [
+    `The work at iteration ${n} suggests the goal is unclear (${d.cause}, confidence ${Math.round(d.confidence * 100)}%):`,
+    ...d.evidence.slice(0, 5).map((e) => `- ${e}`),
+    'What exactly should the agent do (which behaviour to keep, what the task includes)?',
+  ].join('\n');
 }
 
 /**

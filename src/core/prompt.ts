@@ -3,6 +3,8 @@
  * to signal completion. Pure: the agent activity writes the result to the iteration's prompt.md.
  */
 
+import { answerSection, askingText, type PendingAnswer } from './questions';
+
 /** Everything one iteration's prompt is built from. */
 export interface PromptInput {
   task: string;
@@ -15,6 +17,10 @@ export interface PromptInput {
   checkCommand?: string;
   /** Extra markdown sections (reinforcement, recovery strategy), placed after the feedback. */
   sections?: string[];
+  /** A human's answer to the agent's last question. */
+  answer?: PendingAnswer;
+  /** How many questions the loop allows and has left (absent in loops started before questions: nothing said). */
+  questions?: { max: number; left: number };
 }
 
 /** Heading under which the previous iteration's feedback appears (agents are told not to ignore it). */
@@ -31,6 +37,7 @@ export function buildPrompt(p: PromptInput): string {
     `## Loop\n\nThis is iteration ${p.iteration} of at most ${p.maxIterations} of loop \`${p.loopId}\`. ` +
       'Your previous work is already in the workspace: continue from it, do not start over.',
   );
+  if (p.answer) parts.push(answerSection(p.answer));
   if (p.guidance) parts.push(`${GUIDANCE_HEADING}\n\n${p.guidance.trim()}`);
   if (p.feedback.length) {
     let body = p.feedback.map((f) => `- ${f.trim().replace(/\n/g, '\n  ')}`).join('\n');
@@ -49,6 +56,8 @@ export function buildPrompt(p: PromptInput): string {
   const claim = p.promise ? `<promise>${p.promise}</promise>` : 'EXIT_SIGNAL: true';
   how.push(`When, and only when, the task is completely done, end your answer with \`${claim}\` on its own line.`);
   how.push('List every file you created or changed under an `## Evidence` heading, one `- path` per line.');
+  const asking = p.questions ? askingText(p.questions) : undefined;
+  if (asking) how.push(asking);
   parts.push(`## How to finish\n\n${how.map((h) => `- ${h}`).join('\n')}`);
   return parts.join('\n\n') + '\n';
 }

@@ -120,6 +120,7 @@ export function gateCommands(loopId: string, options: readonly string[]): string
     approve: `ralph approve ${loopId}`,
     reject: `ralph reject ${loopId} --guidance "what to do differently"`,
     abort: `ralph abort ${loopId}`,
+    answer: `ralph answer ${loopId} "your answer"`,
   };
   return options.map((o) => hint[o] ?? `ralph ${o} ${loopId}`);
 }

@@ -12,7 +12,17 @@ import { knownSecrets } from '../telemetry/logger';
 import { loopDir } from './artifacts';
 
 /** Kinds of entries, for `ralph audit --type`. */
-export const HookLogTypes = ['agent', 'check', 'gate', 'detector', 'hook', 'decision', 'signal', 'console'] as const;
+export const HookLogTypes = [
+  'agent',
+  'check',
+  'gate',
+  'detector',
+  'hook',
+  'decision',
+  'signal',
+  'console',
+  'question',
+] as const;
 /** One of {@link HookLogTypes}. */
 export type HookLogType = (typeof HookLogTypes)[number];
 
@@ -79,13 +89,13 @@ export function readHookLog(stateDir: string, loopId: string): HookLogEntry[] {
  * name, time and requestor), so a retried persistState or a continued-as-new run writes each once.
  */
 export function recordSignals(state: LoopState): void {
-  if (!state.stateDir || !state.signals.length) return;
+  if (!state.stateDir || (!state.signals.length && !state.questions?.log.length)) return;
   const have = new Set(readHookLog(state.stateDir, state.loopId).flatMap((e) => (e.key ? [e.key] : [])));
   const fresh: HookLogEntry[] = [];
   for (const s of state.signals) {
     const key = `signal:${s.name}:${s.at}:${s.by ?? ''}`;
     if (have.has(key)) continue;
-    const gateAnswer = s.applied && ['approve', 'reject', 'abort'].includes(s.name) && /gate/.test(s.note);
+    const gateAnswer = s.applied && ['approve', 'reject', 'abort', 'answer'].includes(s.name) && /gate/.test(s.note);
     const decision = gateAnswer ? state.decisions.find((d) => d.at === s.at && d.decision === s.name) : undefined;
     fresh.push({
       at: s.at,
@@ -95,11 +105,50 @@ export function recordSignals(state: LoopState): void {
       name: decision ? `${s.name} gate ${decision.gateId}` : s.name,
       outcome: s.applied ? 'applied' : 'ignored',
       by: s.by,
-      detail: [s.note, s.reason && `reason: ${s.reason}`, decision?.guidance && `guidance: ${decision.guidance}`]
+      detail: [
+        s.note,
+        s.reason && `reason: ${s.reason}`,
+        decision?.guidance && `guidance: ${decision.guidance}`,
+        decision?.text && `answer: ${decision.text}`,
+      ]
         .filter(Boolean)
         .join('; '),
       key,
     });
   }
-  appendHookLog(state.stateDir, fresh);
+  appendHookLog(state.stateDir, [...fresh, ...questionEntries(state, have)]);
+}
+
+/** The loop's questions in the audit trail: one entry when asked, one when answered (with the wait), each once. */
+function questionEntries(state: LoopState, have: Set<string>): HookLogEntry[] {
+  const out: HookLogEntry[] = [];
+  for (const q of state.questions?.log ?? []) {
+    const asked = `question:${q.gateId}:asked:${q.askedAt}`;
+    if (!have.has(asked))
+      out.push({
+        at: q.askedAt,
+        loopId: state.loopId,
+        iteration: q.iteration,
+        type: 'question',
+        name: `${q.source === 'pdare' ? 'pdare clarification' : 'agent question'} gate ${q.gateId}`,
+        outcome: 'asked',
+        detail: q.text.replace(/\s+/g, ' ').slice(0, 500),
+        key: asked,
+      });
+    const answered = `question:${q.gateId}:closed:${q.askedAt}`;
+    if (q.decision && q.answeredAt && !have.has(answered))
+      out.push({
+        at: q.answeredAt,
+        loopId: state.loopId,
+        iteration: q.iteration,
+        type: 'question',
+        name: `${q.decision} gate ${q.gateId}`,
+        outcome: q.decision === 'answer' ? 'answered' : q.decision,
+        durationMs: q.waitMs,
+        by: q.by,
+        detail: q.answer?.replace(/\s+/g, ' ').slice(0, 500),
+        key: answered,
+      });
+  }
+  return out;
 }

@@ -75,6 +75,19 @@ export const metrics = {
     buckets: [60, 300, 900, 1800, 3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400],
     registers: [registry],
   }),
+  questions: new Counter({
+    name: 'ralph_questions_total',
+    help: 'Questions put to a human (question gates opened), by who asked (agent, pdare)',
+    labelNames: ['source'] as const,
+    registers: [registry],
+  }),
+  questionAnswerTime: new Histogram({
+    name: 'ralph_question_answer_seconds',
+    help: "Time from a question to the human's decision at its gate, by decision (answer, approve, reject, abort)",
+    labelNames: ['decision'] as const,
+    buckets: [60, 300, 900, 1800, 3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400],
+    registers: [registry],
+  }),
   humanDecisions: new Counter({
     name: 'ralph_human_decisions_total',
     help: 'Human decisions at gates, by decision (approve, reject, abort)',
@@ -256,6 +269,11 @@ export function observeState(state: LoopState, record?: IterationRecord): void {
       if (Number.isFinite(waited) && waited >= 0)
         metrics.humanGateWait.observe({ reason: open.reason, decision: d.decision }, waited);
     }
+  }
+  for (const q of state.questions?.log ?? []) {
+    if (once(`${id}:question:${q.gateId}`)) metrics.questions.inc({ source: q.source });
+    if (q.decision && q.waitMs !== undefined && once(`${id}:answered:${q.gateId}`))
+      metrics.questionAnswerTime.observe({ decision: q.decision }, q.waitMs / 1000);
   }
   if (!gate || state.result) openGates.delete(id);
   if (state.result && once(`${id}:end:${state.run}`)) observeEnd(state);

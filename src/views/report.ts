@@ -161,6 +161,7 @@ export function renderReport(state: LoopState, events: InterventionEvent[]): str
       'Regression events',
       p?.regressions.length ? ['```text', ...p.regressions.flatMap(regressionLines), '```'] : ['None.'],
     ],
+    ...(state.questions?.log.length ? [['Questions', questionLines(state)] as [string, string[]]] : []),
     ['Recovery attempts', recoveryTable(p?.recovery.history ?? [])],
     ['Interventions', interventionsTable(events)],
     ['Reinforcement', reinforcementLines(p)],
@@ -178,6 +179,23 @@ export function renderReport(state: LoopState, events: InterventionEvent[]): str
   const lines = [`# Ralph loop ${state.loopId}: ${state.status}${reason ? ` (${clip(reason, 200)})` : ''}`];
   for (const [title, body] of sections) lines.push('', `## ${title}`, '', ...body);
   return lines.join('\n') + '\n';
+}
+
+/** The loop's questions: how many, answered, and each with who asked, the decision, who decided and the wait. */
+function questionLines(state: LoopState): string[] {
+  const q = state.questions!;
+  return [
+    `${q.asked} asked (limit ${q.max}), ${q.answered} answered.`,
+    '',
+    ...q.log.map(
+      (e) =>
+        `- iteration ${e.iteration} (${e.source}): ${clip(e.text.replace(/\s+/g, ' '), 200)} → ` +
+        (e.decision
+          ? `${e.decision}${e.by ? ` by ${e.by}` : ''}${e.waitMs !== undefined ? ` after ${formatMs(e.waitMs)}` : ''}` +
+            (e.answer ? `: ${clip(e.answer.replace(/\s+/g, ' '), 200)}` : '')
+          : 'waiting'),
+    ),
+  ];
 }
 
 /** The report's summary table: iterations, agent, who accepted, tokens, cost, duration, the layer. */

@@ -18,6 +18,11 @@ export const approve = defineSignal<[DecisionPayload?]>('approve');
 export const reject = defineSignal<[DecisionPayload?]>('reject');
 /** End the loop: answers a pending gate, or cancels the running agent and stops. */
 export const abort = defineSignal<[DecisionPayload?]>('abort');
+/**
+ * Answer the agent's question at a pending `question` gate (`{ text, by?, requestId?, gateId? }`): the loop goes on
+ * with the answer in the next prompt, under "Answer from <by>". `approve`/`reject`/`abort` work at that gate too.
+ */
+export const answer = defineSignal<[DecisionPayload?]>('answer');
 /** Stop before the next iteration until `resume`. */
 export const pause = defineSignal<[DecisionPayload?]>('pause');
 /** Continue after `pause`. */
@@ -33,7 +38,7 @@ export const status = defineQuery<LoopState>('status');
 export const route = defineSignal<[RoutePayload?]>(ROUTE_SIGNAL);
 
 /** The loop's human signals by name, for callers that take the name from a command or a form. */
-export const loopSignals = { approve, reject, abort, pause, resume, move } as const;
+export const loopSignals = { approve, reject, abort, pause, resume, answer, move } as const;
 
 // ralphProject
 

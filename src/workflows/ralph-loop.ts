@@ -17,6 +17,7 @@ import { setRouteHandler, startRoutingPhase } from './loop/routing';
 import { createContext, createMachine, validatedInput } from './loop/start';
 import { showCurrentDetails } from './loop/details';
 import { startVerification, verificationGate } from './loop/original-checks';
+import { questionGate } from './loop/question';
 
 export type { RalphLoopCarry } from './loop/carry';
 export { ANTI_LAZINESS_PATCH } from './loop/start';
@@ -53,6 +54,12 @@ export async function ralphLoop(rawInput: LoopInputRaw, carry?: RalphLoopCarry):
       case 'human-gate': {
         // approve/abort end the loop; reject goes on with guidance and extra iterations.
         const ended = await humanGate(ctx, next);
+        if (ended) return ended;
+        continue;
+      }
+      case 'question': {
+        // answer goes on with the answer in the next prompt; approve accepts, abort ends, reject goes on.
+        const ended = await questionGate(ctx, next);
         if (ended) return ended;
         continue;
       }

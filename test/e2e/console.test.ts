@@ -277,6 +277,44 @@ console.log('ok');
     await page.close();
   });
 
+  it("answers the agent's question from the browser: the answer reaches the next prompt and the loop goes on", async () => {
+    const ask =
+      '<question>\nThe spec says v2 but the tests pin v1: which API version do I keep?\n- keep v1\n- move to v2\n</question>';
+    const ws = tempWorkspace(
+      { 'check.js': "process.exit(require('fs').existsSync('done.txt') ? 0 : 1)" },
+      { iterations: [[{ write: 'notes.md', content: 'looked at the API' }, { print: ask }], [{ write: 'done.txt' }]] },
+    );
+    const id = await h.startLoop(scriptedLoop(ws));
+    await h.waitFor(id, (s) => s.pendingGate?.reason === 'question');
+
+    const page = await browser.newPage();
+    await page.goto(`${consoleUrl}/`);
+    await page.fill('#token', TOKEN);
+    await page.fill('#operator', 'erin');
+    await page.click('#login');
+    await page.waitForSelector('#loops');
+    await page.goto(`${consoleUrl}/loops/${id}`);
+    await page.waitForSelector('#pending-gate');
+    await expect(page.locator('#question-text').textContent()).resolves.toContain(
+      'The spec says v2 but the tests pin v1: which API version do I keep?',
+    );
+    await expect(page.locator('#question-options li').allTextContents()).resolves.toEqual(['keep v1', 'move to v2']);
+    await expect(page.locator('#question-diff').textContent()).resolves.toContain('1 added');
+    await shot(page, 'q1-question-gate');
+
+    await page.fill('#answer-text', 'Keep v1 and add v2 next to it.');
+    await page.click('#answer');
+    await page.waitForSelector('#flash');
+    await expect(page.locator('#flash').textContent()).resolves.toContain('answer by erin (console): applied');
+    await shot(page, 'q2-after-answer');
+
+    expect(await h.result(id)).toMatchObject({ status: 'accepted', acceptedBy: 'check', iterations: 2 });
+    const prompt = fs.readFileSync(path.join(ws, '.ralph/loops', id, 'iterations/002/prompt.md'), 'utf8');
+    expect(prompt).toContain('## Answer from erin (console)');
+    expect(prompt).toContain('Keep v1 and add v2 next to it.');
+    await page.close();
+  });
+
   it('keeps showing the last data, read-only under a banner, while Temporal is unreachable', async () => {
     const id = await h.startLoop(
       scriptedLoop(tempWorkspace({ 'check.js': 'process.exit(1)' }, { default: [] }), {

@@ -35,6 +35,10 @@ describe('ralphLoop replay', () => {
         'fused-check-retried.json',
         // Verification (patch verification-v1): a tampering gate with its evidence (diff per file, failure excerpt).
         'tampered-gate-evidence.json',
+        // Questions (patch questions-v1): the agent asks, a question gate opens, `ralph answer` resumes the loop.
+        'question-answer.json',
+        // PDARE's ask_clarification (feature removal) opening the question gate, answered through the client.
+        'pdare-clarification.json',
       ]),
     );
   });

@@ -40,6 +40,7 @@ export function startCommand(program: Command): Command {
       'claim | every-iteration: when to run the check (default: every-iteration, or claim with --promise)',
     )
     .option('--max-iterations <n>', 'iterations before a human gate asks to approve, reject or abort (default 10)')
+    .option('--max-questions <n>', 'questions the agent may ask a human per loop (default 3; 0: asking off)')
     .option('--iteration-timeout <secs>', 'time limit of one agent run (default 1800)')
     .option(
       '--heartbeat-timeout <secs>',

@@ -27,6 +27,7 @@ export const StartOptions = z.object({
   promise: z.string().optional(),
   checkOn: z.string().optional(),
   maxIterations: intOption().optional(),
+  maxQuestions: intOption().optional(),
   iterationTimeout: intOption().optional(),
   heartbeatTimeout: intOption().optional(),
   continueAsNewEvery: intOption().optional(),
@@ -70,6 +71,7 @@ export const FLAG_OF: Record<string, string> = {
   'completion.promise': '--promise',
   'completion.checkOn': '--check-on',
   maxIterations: '--max-iterations',
+  'questions.max': '--max-questions',
   iterationTimeoutSeconds: '--iteration-timeout',
   heartbeatTimeoutSeconds: '--heartbeat-timeout',
   continueAsNewEvery: '--continue-as-new-every',
@@ -117,6 +119,8 @@ export function buildLoopInput(o: StartOptions, cwd: string): LoopInputRaw {
   input.completion = completionFrom(o, base);
 
   if (o.maxIterations !== undefined) input.maxIterations = o.maxIterations;
+  if (o.maxQuestions !== undefined)
+    input.questions = { ...(base.questions as Record<string, unknown> | undefined), max: o.maxQuestions };
   if (o.iterationTimeout !== undefined) input.iterationTimeoutSeconds = o.iterationTimeout;
   if (o.heartbeatTimeout !== undefined) input.heartbeatTimeoutSeconds = o.heartbeatTimeout;
   if (o.continueAsNewEvery !== undefined) input.continueAsNewEvery = o.continueAsNewEvery;

@@ -126,6 +126,12 @@ export function statusLines(
 
   if (s.pendingGate) out.push('', ...gateLines(s.loopId, s.pendingGate, connectionFlags, color));
   if (s.pendingGuidance) out.push('', `guidance for the next prompt: ${s.pendingGuidance}`);
+  if (s.pendingAnswer) out.push('', `answer from ${s.pendingAnswer.by} for the next prompt: ${s.pendingAnswer.text}`);
+  if (s.questions)
+    out.push(
+      '',
+      `questions: ${s.questions.asked} asked of ${s.questions.max} allowed, ${s.questions.answered} answered`,
+    );
 
   if (t && t.iterations !== undefined) {
     const tokens = t.inputTokens || t.outputTokens ? `${t.inputTokens} in / ${t.outputTokens} out` : '0';

@@ -91,6 +91,8 @@ export async function runAgentPhase(ctx: LoopContext, n: number, plan: PromptPla
           promptFile: input.promptFile,
           feedback: plan.feedback,
           guidance: plan.guidance,
+          answer: plan.answer,
+          questions: plan.questions,
           promise: input.completion.promise,
           checkCommand: input.completion.command,
           sections: routed

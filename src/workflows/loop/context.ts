@@ -10,6 +10,7 @@ import type { LoopResult } from '../../core/loop-types';
 import type { EscalationRequest, AntiLazinessTracker } from '../../core/anti-laziness';
 import type { LoopActivities } from './activities';
 import type { RoutingHandle } from './routing-types';
+import type { QuestionSource } from '../../core/questions';
 
 /** Handles shared between the signal handlers and the running phase. */
 export interface LiveHandles {
@@ -48,6 +49,11 @@ export interface LoopContext {
   readonly upserted: Record<string, unknown>;
   /** The verification baseline, when verification is on (patch verification-v1) and it was recorded. */
   verification?: VerificationBaseline;
+  /**
+   * Questions are on (patch questions-v1 and `questions.max` > 0), as found when the current iteration's agent run
+   * returned (the first thing of a workflow task, so the patch marker replays where it was recorded).
+   */
+  questionsOn?: boolean;
 }
 
 /** What the workflow keeps of the verification baseline (small; carried through continue-as-new). */
@@ -82,6 +88,8 @@ export type Next =
   | { kind: 'escalate'; n: number; escalation: EscalationRequest; completed: boolean }
   /** A `ralph move` is pending: re-create the workspace on the new host, then go on there. */
   | { kind: 'move' }
+  /** The agent (or PDARE for it) asks a human at iteration `n`: a question gate waits for the answer. */
+  | { kind: 'question'; n: number; text: string; options: string[]; source: QuestionSource; diff: string }
   /**
    * Verification stops acceptance of iteration `n`: the original checks fail, protected files changed, or the code
    * special-cases the checks. Approve accepts; reject rolls back to `rollbackTo` and goes on.

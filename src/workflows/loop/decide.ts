@@ -11,6 +11,7 @@ import { nowIso, type LoopContext } from './context';
 import { checksPassed, originalVerdict, type OriginalChecks, type OriginalVerdict } from './original-checks';
 import type { PromptPlan } from './prompt';
 import type { Verification } from './verify';
+import type { IterationQuestion } from './question';
 
 /** Everything the phases before the decision found out about iteration `n`. */
 export interface IterationFacts {
@@ -24,6 +25,8 @@ export interface IterationFacts {
   verification: Verification;
   /** The verification run against the original checks (verification on, checks passed). */
   original?: OriginalChecks;
+  /** The agent asked a human (allowed: a question gate opens; else it was read as text, over the limit). */
+  question?: IterationQuestion;
 }
 
 /** The judgement of one iteration. */
@@ -48,8 +51,10 @@ export function judge(ctx: LoopContext, f: IterationFacts): Judgement {
   const { tracker, gateSpecs } = ctx;
   const { check, verdicts, command } = f.verification;
   const agent = f.run.result;
-  const claimed = agent?.claim.claimed ?? false;
-  let completed = checksPassed(ctx, f.verification, f.run);
+  // A question never accepts work, and asking is neither a claim nor progress.
+  const asks = f.question?.allowed === true;
+  const claimed = !asks && (agent?.claim.claimed ?? false);
+  let completed = !asks && checksPassed(ctx, f.verification, f.run);
   // The work passes only if it passes the ORIGINAL checks too (verification; an agent that changed them is refused).
   const original = f.original ? originalVerdict(ctx, f.n, f.original) : undefined;
   if (original?.rejected) completed = false;
@@ -90,6 +95,7 @@ export function judge(ctx: LoopContext, f: IterationFacts): Judgement {
       taskChars: (ctx.input.prompt ?? '').length,
       // Infrastructure failures (overloaded API, usage limit...) are not the agent's doing: the detectors skip them.
       failureKind: agent?.failureKind,
+      ...(asks ? { question: true } : {}),
     });
     // A claim nothing backs is overridden: the task stays open (only a promise-only loop would have accepted it).
     if (decision.overrideClaim && completed && !verified) completed = false;

@@ -7,7 +7,7 @@ import type { LoopMachine, SignalName } from '../../core/loop-machine';
 import * as messages from '../messages';
 import { nowIso, type LiveHandles } from './context';
 
-/** Registers approve/reject/abort/pause/resume/move and the status query; `abort` also cancels a running agent. */
+/** Registers approve/reject/abort/answer/pause/resume/move and the status query; `abort` also cancels a running agent. */
 export function setLoopHandlers(m: LoopMachine): LiveHandles {
   const live: LiveHandles = { routing: { early: [] } };
   const onSignal = (name: SignalName) => (payload?: unknown) => {
@@ -19,6 +19,7 @@ export function setLoopHandlers(m: LoopMachine): LiveHandles {
   setHandler(messages.approve, onSignal('approve'));
   setHandler(messages.reject, onSignal('reject'));
   setHandler(messages.abort, onSignal('abort'));
+  setHandler(messages.answer, onSignal('answer'));
   setHandler(messages.pause, onSignal('pause'));
   setHandler(messages.resume, onSignal('resume'));
   setHandler(messages.move, (payload) => {

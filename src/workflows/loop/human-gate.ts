@@ -10,6 +10,9 @@ import { postLabel } from '../../core/anti-laziness';
 import { nowIso, type LoopContext, type Next } from './context';
 import { finish, persist } from './persist';
 
+/** A decision at a gate that offers approve, reject and abort only. */
+export type PlainDecision = GateDecision & { decision: 'approve' | 'reject' | 'abort' };
+
 /** Opens a human gate and waits, indefinitely, for the decision that closes it. */
 export async function awaitHuman(
   ctx: LoopContext,
@@ -17,19 +20,26 @@ export async function awaitHuman(
   title: string,
   details: string,
   extra: Pick<HumanGate, 'evidence' | 'numbers'> = {},
+): Promise<PlainDecision> {
+  return (await openAndWait(ctx, {
+    reason,
+    title,
+    details,
+    ...(extra.evidence ? { evidence: extra.evidence } : {}),
+    options: ['approve', 'reject', 'abort'],
+    ...(extra.numbers ? { numbers: extra.numbers } : {}),
+  })) as PlainDecision;
+}
+
+/** Opens the gate (and, for a question, counts it), persists, and waits with no timeout for its decision. */
+export async function openAndWait(
+  ctx: LoopContext,
+  g: Omit<HumanGate, 'id' | 'openedAt' | 'iteration'>,
+  beforePersist?: (gate: HumanGate) => void,
 ): Promise<GateDecision> {
   const { m } = ctx;
-  const gate = m.openGate(
-    {
-      reason,
-      title,
-      details,
-      ...(extra.evidence ? { evidence: extra.evidence } : {}),
-      options: ['approve', 'reject', 'abort'],
-      ...(extra.numbers ? { numbers: extra.numbers } : {}),
-    },
-    nowIso(),
-  );
+  const gate = m.openGate(g, nowIso());
+  beforePersist?.(gate);
   log.info(`human gate ${gate.id} opened: ${gate.title}`);
   await persist(ctx);
   await condition(() => m.pendingDecision !== undefined);

@@ -15,6 +15,7 @@ import { recordIteration } from './record';
 import { afterRoutedRun, routeIteration } from './routing';
 import { verifyPhase } from './verify';
 import { sandboxEvents } from './sandbox';
+import { askedQuestion, questionsOn } from './question';
 
 /**
  * Runs the next iteration and says what the loop does after it. A `ralph move` that interrupts an activity waiting for
@@ -41,11 +42,15 @@ async function iterate(ctx: LoopContext): Promise<Next> {
   plan.routed = await routeIteration(ctx, ctx.live.routing, n, plan.feedback);
   const agent = await runAgentPhase(ctx, n, plan);
   if (!agent.ok) return agent.next;
+  questionsOn(ctx);
   await afterRoutedRun(ctx, ctx.live.routing, n, plan.routed, agent.run);
   const inspected = await inspectPhase(ctx, n, agent.run);
-  const verification = await verifyPhase(ctx, n, agent.run);
-  const original = await originalChecksPhase(ctx, n, agent.run, inspected, verification);
-  const facts: IterationFacts = { n, startedAt, t0, plan, run: agent.run, inspected, verification, original };
+  // A question the loop puts to a human is not a claim: no check, no gates, no verification.
+  const question = askedQuestion(ctx, agent.run);
+  const asks = question?.allowed === true;
+  const verification = asks ? { command: ctx.input.completion.command } : await verifyPhase(ctx, n, agent.run);
+  const original = asks ? undefined : await originalChecksPhase(ctx, n, agent.run, inspected, verification);
+  const facts: IterationFacts = { n, startedAt, t0, plan, run: agent.run, inspected, verification, original, question };
   const judgement = judge(ctx, facts);
   const recorded = recordIteration(ctx, facts, judgement);
   if (!judgement.completed) m.setPhase('starting', nowIso());

@@ -7,11 +7,13 @@ import type { IterationFacts, Judgement } from './decide';
 import { lastIterationSummary } from './failures';
 import { rollbackLabel } from './original-checks';
 import type { Recorded } from './record';
+import { diffLine } from '../../core/questions';
+import { agentQuestionNext, clarification } from './question';
 
 /**
  * What the loop does after a recorded iteration, in order of precedence: an escalation (human decides on the
- * regression), acceptance, a human gate after too many rejections, a human gate when the token budget is used up,
- * else the next iteration.
+ * regression), the agent's question, acceptance, a human gate after too many rejections, a human gate when the token
+ * budget is used up, PDARE's clarification (a question gate), else the next iteration.
  */
 export function nextStep(ctx: LoopContext, f: IterationFacts, j: Judgement, r: Recorded): Next {
   const { n } = f;
@@ -30,7 +32,14 @@ export function nextStep(ctx: LoopContext, f: IterationFacts, j: Judgement, r: R
       rollbackTo: rollbackLabel(n, f.run),
     };
   }
-  if (j.decision?.escalate) return { kind: 'escalate', n, escalation: j.decision.escalate, completed: j.completed };
+  const esc = j.decision?.escalate;
+  if (esc) {
+    // A regression comes first; the agent's question is shown with it (and not counted).
+    const asked = f.question?.allowed ? `\n\nThe agent also asked:\n${f.question.text}` : '';
+    return { kind: 'escalate', n, escalation: { ...esc, details: esc.details + asked }, completed: j.completed };
+  }
+  // The agent asks a human (never accepts work): the question gate.
+  if (f.question?.allowed) return agentQuestionNext(n, f.question, f.inspected?.changes);
   if (j.completed)
     return {
       kind: 'accept',
@@ -57,5 +66,9 @@ export function nextStep(ctx: LoopContext, f: IterationFacts, j: Judgement, r: R
       title: `Token budget used up before the gates passed (${r.budget.used})`,
       details: lastIterationSummary(r.record),
     };
-  return { kind: 'continue' };
+  // PDARE diagnosed specification ambiguity: ask a human for the agent, while questions are left.
+  const clarify = j.decision?.clarify
+    ? clarification(ctx, n, j.decision.clarify, diffLine(f.inspected?.changes))
+    : undefined;
+  return clarify ?? { kind: 'continue' };
 }

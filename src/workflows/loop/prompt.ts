@@ -5,6 +5,8 @@
 import type { AntiLazinessTracker } from '../../core/anti-laziness';
 import type { LoopContext } from './context';
 import type { RoutedRun } from './routing-types';
+import type { PendingAnswer } from '../../core/questions';
+import { questionsForPrompt } from './question';
 
 /** What the agent phase puts in the prompt. */
 export interface PromptPlan {
@@ -14,10 +16,20 @@ export interface PromptPlan {
   reinforcement?: ReturnType<AntiLazinessTracker['beforeIteration']>;
   /** The routed agent, its instructions and timeout (automatic routing only). */
   routed?: RoutedRun;
+  /** A human's answer to the agent's last question. */
+  answer?: PendingAnswer;
+  /** Questions allowed and left, for the prompt's "how to ask". */
+  questions?: { max: number; left: number };
 }
 
 /** Takes the pending feedback and guidance, and the reinforcement for iteration `n`. */
 export function planPrompt(ctx: LoopContext, n: number): PromptPlan {
-  const { feedback, guidance } = ctx.m.promptInputs();
-  return { feedback, guidance, reinforcement: ctx.tracker?.beforeIteration(n) };
+  const { feedback, guidance, answer } = ctx.m.promptInputs();
+  return {
+    feedback,
+    guidance,
+    reinforcement: ctx.tracker?.beforeIteration(n),
+    ...(answer ? { answer } : {}),
+    questions: questionsForPrompt(ctx),
+  };
 }

@@ -11,6 +11,7 @@ import { postLabel, preLabel } from '../../core/anti-laziness';
 import { MAX_FEEDBACK_CHARS } from '../../core/prompt';
 import { rotateFeedback } from '../../core/reinforcement';
 import { tamperedFeedback } from '../../core/verification/messages';
+import { overLimitFeedback } from '../../core/questions';
 import { nowIso, type LoopContext } from './context';
 import type { IterationFacts, Judgement } from './decide';
 
@@ -52,6 +53,7 @@ function outcomeOf(f: IterationFacts, j: Judgement): IterationOutcome {
   const { run } = f;
   const agent = run.result;
   if (j.completed) return 'completed';
+  if (f.question?.allowed) return 'question';
   if (run.timedOut) return 'agent_timeout';
   if (run.failure || (agent && agent.exitCode !== 0)) return 'agent_failed';
   return j.claimed ? 'claim_rejected' : 'continue';
@@ -91,6 +93,7 @@ function buildRecord(f: IterationFacts, j: Judgement): IterationRecord {
     outcome: outcomeOf(f, j),
     artifactDir: agent?.artifactDir ?? '',
   };
+  if (f.question?.allowed) record.question = f.question.text.slice(0, 300);
   if (verdicts) {
     record.gates = verdicts.map((v) => ({
       name: v.name,
@@ -136,27 +139,29 @@ function iterationFeedback(
   const agent = run.result;
   const { check, verdicts, command } = f.verification;
   const { claimed, completed, decision, rejected } = j;
-  let feedback = completed
-    ? []
-    : feedbackFor({
-        claimed,
-        agentExitCode: agent?.exitCode ?? null,
-        agentFailure: run.timedOut ? undefined : run.failure,
-        agentTimedOut: run.timedOut,
-        agentOutputTail: agent?.finalTextTail,
-        iterationTimeoutSeconds: input.iterationTimeoutSeconds,
-        check:
-          check && command
-            ? {
-                command,
-                passed: check.passed,
-                exitCode: check.exitCode,
-                outputTail: check.outputTail,
-                timedOut: check.timedOut,
-              }
-            : undefined,
-        promiseOnly: !command,
-      });
+  // A question's iteration gets the answer in the next prompt, not the check's feedback.
+  let feedback =
+    completed || f.question?.allowed
+      ? []
+      : feedbackFor({
+          claimed,
+          agentExitCode: agent?.exitCode ?? null,
+          agentFailure: run.timedOut ? undefined : run.failure,
+          agentTimedOut: run.timedOut,
+          agentOutputTail: agent?.finalTextTail,
+          iterationTimeoutSeconds: input.iterationTimeoutSeconds,
+          check:
+            check && command
+              ? {
+                  command,
+                  passed: check.passed,
+                  exitCode: check.exitCode,
+                  outputTail: check.outputTail,
+                  timedOut: check.timedOut,
+                }
+              : undefined,
+          promiseOnly: !command,
+        });
   const gatesCfg = input.gates;
   const streak = verdicts ? m.recordGates(verdicts, rejected) : (m.state.rejectionStreak ?? 0);
   if (rejected) record.rejection = streak;
@@ -188,6 +193,7 @@ function iterationFeedback(
       `Token budget: ${Math.round(budget.left * 100)}% left (${budget.used}). Finish what the task requires first.`,
     );
   }
+  if (f.question && !f.question.allowed) feedback.push(overLimitFeedback(input.questions?.max ?? 0));
   // First of all: the claim was refused because the agent changed the checks (verification).
   if (j.original?.rejected && j.original.summary) feedback.unshift(tamperedFeedback(j.original.summary));
   if (decision && !completed) {

@@ -23,3 +23,13 @@ describe('ralph start anti-laziness flags', () => {
     expect(() => buildLoopInput(opts({ bestOutput: 'cloud' }), '/')).toThrow(/--best-output/);
   });
 });
+
+describe('ralph start --max-questions', () => {
+  it('sets questions.max, and names the flag of a bad value', () => {
+    expect(buildLoopInput(opts({}), '/').questions).toBeUndefined();
+    expect(buildLoopInput(opts({ maxQuestions: '0' }), '/').questions).toEqual({ max: 0 });
+    expect(() => buildLoopInput(opts({ maxQuestions: '-2' }), '/')).toThrow(
+      /input\.questions\.max: must be 0 or more \(0 turns asking off\) \(--max-questions\)/,
+    );
+  });
+});

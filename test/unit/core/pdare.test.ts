@@ -187,11 +187,11 @@ describe('adaptText', () => {
     expect(t).toContain('- no_files_written at iteration 4');
   });
 
-  it('asks for assumptions or a QUESTION line when clarifying', () => {
+  it('asks for assumptions or a <question> block when clarifying', () => {
     const t = adaptText('ask_clarification', { ...d, cause: 'specification_ambiguity' });
     expect(t).toContain('`## Assumptions`');
     expect(t).toContain('most literal reading');
-    expect(t).toContain('`QUESTION: <your question>`');
+    expect(t).toContain('`<question>your question</question>`');
   });
 
   it('asks for a different, simpler approach', () => {
