@@ -93,17 +93,21 @@ describe('agent sandbox', () => {
     const ws = trespassingWorkspace(outside);
     const id = await h.startLoop(scriptedLoop(ws, { sandbox: { mode: 'off' } }));
     const lines: string[] = [];
-    const r = await followLoop(h.client, id, { print: (l) => lines.push(l), intervalMs: 200 });
-    expect(r.status).toBe('accepted');
-    // Without the sandbox the writes land: that is what `off` gives up.
+    const following = followLoop(h.client, id, { print: (l) => lines.push(l), intervalMs: 200 });
+    // Without the sandbox the writes land: that is what `off` gives up. The changed dependency folder is still caught
+    // (its fingerprint at baseline; no lockfile to install from), so a human decides instead of the check.
+    const s = await h.waitFor(id, (st) => st.pendingGate !== undefined, 90_000);
     expect(fs.existsSync(outside)).toBe(true);
     expect(fs.readFileSync(path.join(ws, 'node_modules/dep/index.js'), 'utf8')).toContain('2');
-    const s = await h.status(id);
+    expect(s.pendingGate).toMatchObject({ reason: 'protected_edit' });
+    expect(`${s.pendingGate!.title}\n${s.pendingGate!.details}`).toContain('node_modules');
     expect(s.sandbox).toEqual({ state: 'off' });
     expect(s.records[0].agent.sandbox).toBe('off');
-    expect(lines.some((l) => l.includes('UNSANDBOXED: sandbox.mode is off'))).toBe(true);
     expect(statusLines(s).join('\n')).toMatch(/sandbox\s+UNSANDBOXED: sandbox.mode is off/);
     const desc = await h.client.workflow.getHandle(id).describe();
     expect(desc.searchAttributes[SearchAttributes.RalphSandbox.name]).toEqual(['off']);
+    await h.signal(id, 'abort', { by: 'reviewer' });
+    expect((await following).status).toBe('aborted');
+    expect(lines.some((l) => l.includes('UNSANDBOXED: sandbox.mode is off'))).toBe(true);
   });
 });
