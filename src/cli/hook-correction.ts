@@ -214,11 +214,42 @@ export function checkToolChange(
       .map((f) => fileDiff(f.path, f.before, f.after))
       .join(''),
   );
-  const detections = judgeToolChange(files, diff, ctx.task);
+  const others = touchedThisIteration(ctx).flatMap((p) => {
+    const text = files.some((f) => f.path === p) ? undefined : readText(path.resolve(ctx.workspace, p));
+    return text === undefined ? [] : [{ path: p, text }];
+  });
+  const detections = judgeToolChange(files, diff, { task: ctx.task, others });
+  rememberTouched(
+    ctx,
+    files.filter((f) => f.after !== undefined).map((f) => f.path),
+  );
   if (!detections.length) return undefined;
   const named = files.map((f) => f.path).filter((p) => detections.some((d) => mentions(d, p)));
   const paths = named.length ? named : files.map((f) => f.path);
   return { files: paths, detections, reason: blockReason(detections, ctx.iteration, paths) };
+}
+
+/** The list of watched files the iteration's calls changed (one path a line), next to the stashes. */
+const touchedList = (ctx: CorrectionContext): string => path.join(ctx.stashDir, `iteration-${ctx.iteration}.touched`);
+
+/** The watched files this iteration's earlier calls changed. */
+function touchedThisIteration(ctx: CorrectionContext): string[] {
+  try {
+    return [...new Set(fs.readFileSync(touchedList(ctx), 'utf8').split('\n').filter(Boolean))];
+  } catch {
+    return [];
+  }
+}
+
+/** Adds files to the iteration's list; a failure only loses the move detection for later calls. */
+function rememberTouched(ctx: CorrectionContext, paths: string[]): void {
+  if (!paths.length) return;
+  try {
+    fs.mkdirSync(ctx.stashDir, { recursive: true });
+    fs.appendFileSync(touchedList(ctx), paths.map((p) => `${p}\n`).join(''));
+  } catch {
+    // best effort
+  }
 }
 
 const mentions = (d: Detection, p: string): boolean => d.details.includes(p) || d.evidence.some((e) => e.includes(p));

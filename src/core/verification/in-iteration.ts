@@ -25,21 +25,56 @@ export interface ChangedFile {
   beforeUnknown?: boolean;
 }
 
+/** What the judgement knows besides the call's files. */
+export interface JudgeOptions {
+  /** The loop's task: tests it asks to remove are no deletions, and files it asks to move, split or rename are left to the end of the iteration. */
+  task?: string;
+  /** Other test files the iteration changed, as they are now: a test that went there was moved, not deleted. */
+  others?: readonly { path: string; text: string }[];
+}
+
+const MOVE_VERB = /\b(?:renam\w*|mov(?:e|es|ed|ing)|split\w*|merg\w*|reorgani[sz]\w*|extract\w*|consolidat\w*)\b/;
+const NEGATION = /\b(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't|without|not)\b/;
+
 /**
- * The BLOCK findings of one tool call's changes: tests deleted (by the static inventory: renames, moves and tests
- * the task asks to remove are not deletions; a test file deleted whose text is unknown counts as a deletion), and the
- * validation bypasses and subject mocks the diff adds (skips, weakened assertions, lowered coverage thresholds,
- * narrowed test paths, CI that ignores failures). Warnings and infos are left to the end of the iteration, which sees
- * the whole change: the hook blocks only what the loop would reject anyway.
+ * Whether the task asks for the tests of `file` to be moved, split, merged or renamed (a sentence naming the file,
+ * by path or file name, with such a verb and no negation). Such a reorganisation takes several tool calls, and the
+ * first may take tests out of a file before the next puts them elsewhere: only the end of the iteration can judge it.
  */
-export function judgeToolChange(files: readonly ChangedFile[], diff: readonly FileDiff[], task?: string): Detection[] {
+export function taskMovesTests(task: string, file: string): boolean {
+  const p = file.toLowerCase();
+  const b = p.slice(p.lastIndexOf('/') + 1);
+  return task
+    .toLowerCase()
+    .split(/[.!?](?=\s|$)|\n/)
+    .some((s) => (s.includes(p) || (b.includes('.') && s.includes(b))) && MOVE_VERB.test(s) && !NEGATION.test(s));
+}
+
+/**
+ * The BLOCK findings of one tool call's changes: tests deleted (by the static inventory: renames, moves to the other
+ * test files the iteration changed, and tests the task asks to remove are not deletions; a test file deleted whose
+ * text is unknown counts as a deletion), and the validation bypasses and subject mocks the diff adds (skips, weakened
+ * assertions, lowered coverage thresholds, narrowed test paths, CI that ignores failures). Warnings and infos are left
+ * to the end of the iteration, which sees the whole change: the hook blocks only what the loop would reject anyway.
+ */
+export function judgeToolChange(
+  files: readonly ChangedFile[],
+  diff: readonly FileDiff[],
+  opts: JudgeOptions = {},
+): Detection[] {
   const found: Detection[] = [];
+  const moving = (file: string): boolean => !!opts.task && taskMovesTests(opts.task, file);
   const known = files.filter((f) => !f.beforeUnknown && isTestFile(f.path) && f.before !== f.after);
-  if (known.length) {
-    const inv = staticInventoryDiff(known, task);
-    if (inv.detection.verdict === 'BLOCK') found.push(inv.detection);
+  if (known.some((f) => !moving(f.path))) {
+    // The other files' tests count as new: a deleted test found there by name or body was moved or renamed.
+    const elsewhere = (opts.others ?? [])
+      .filter((o) => isTestFile(o.path) && !files.some((f) => f.path === o.path))
+      .map((o) => ({ path: o.path, after: o.text }));
+    const inv = staticInventoryDiff([...known, ...elsewhere], opts.task);
+    const evidence = inv.detection.evidence.filter((e) => !moving(e.slice(0, e.indexOf(': '))));
+    if (inv.detection.verdict === 'BLOCK' && evidence.length) found.push({ ...inv.detection, evidence });
   }
-  const gone = files.filter((f) => f.beforeUnknown && f.after === undefined && isTestFile(f.path));
+  const gone = files.filter((f) => f.beforeUnknown && f.after === undefined && isTestFile(f.path) && !moving(f.path));
   if (gone.length)
     found.push(
       detection(

@@ -4,6 +4,7 @@ import {
   blockReason,
   correctedInIteration,
   judgeToolChange,
+  taskMovesTests,
   type ChangedFile,
 } from '../../../../src/core/verification/in-iteration';
 import { structuredPatch } from 'diff';
@@ -28,7 +29,7 @@ function judge(file: ChangedFile, task?: string): string[] {
     patch.hunks
       .map((h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n${h.lines.join('\n')}\n`)
       .join('');
-  return judgeToolChange([file], file.beforeUnknown ? [] : parseUnifiedDiff(text), task).map((d) => d.type);
+  return judgeToolChange([file], file.beforeUnknown ? [] : parseUnifiedDiff(text), { task }).map((d) => d.type);
 }
 
 describe('judgeToolChange', () => {
@@ -59,6 +60,27 @@ describe('judgeToolChange', () => {
     expect(judge({ path: p, before: TESTS, after: removed }, 'Remove adds negatives from test/sum.test.js')).toEqual(
       [],
     );
+  });
+
+  it('takes a test found in another test file the iteration changed for a move or a rename, not a deletion', () => {
+    const moved = {
+      path: 'test/negatives.test.js',
+      text: "it('adds negatives', () => {\n    expect(sum(-1, -2)).toBe(-3);\n  });\n",
+    };
+    const removed = TESTS.replace(/ {2}it\('adds negatives'[\s\S]*?\n {2}\}\);\n/, '');
+    expect(judgeToolChange([{ path: p, before: TESTS, after: removed }], [], { others: [moved] })).toEqual([]);
+    expect(
+      judgeToolChange([{ path: p, before: TESTS, after: removed }], [], { others: [] }).map((d) => d.type),
+    ).toEqual(['test_deletion']);
+  });
+
+  it('leaves files the task asks to move, split or rename to the end of the iteration', () => {
+    expect(taskMovesTests('Then split test/sum.test.js into two files.', p)).toBe(true);
+    expect(taskMovesTests('Move the negative cases out of sum.test.js', p)).toBe(true);
+    expect(taskMovesTests('Do not move anything out of test/sum.test.js.', p)).toBe(false);
+    expect(taskMovesTests('Add a test for zero to test/sum.test.js.', p)).toBe(false);
+    expect(judge({ path: p, before: TESTS, after: '' }, 'Split test/sum.test.js in two.')).toEqual([]);
+    expect(judge({ path: p, beforeUnknown: true }, 'Rename test/sum.test.js to test/add.test.js.')).toEqual([]);
   });
 
   it('blocks a lowered coverage threshold and a narrowed test path in the runner configuration', () => {
