@@ -9,8 +9,9 @@
  * `type`), each `delete` a Bash `rm -f` (the PreToolUse hook stashes the watched files it is about to delete). The
  * hook runs sandboxed (RALPH_HOOK_SPOOL set), as in the workflow test with the real claude CLI. A call the
  * PreToolUse hook denies is not made (Claude Code does not run it). After a PostToolUse block, the agent's correction
- * is replayed: the blocked file written back as it was, through the hooks again; the scenario counts as corrected in
- * the iteration when that write passes untouched and leaves the file as it was.
+ * is replayed: the blocked file written back as it was (deleted when the blocked call created it), through the hooks
+ * again; the scenario counts as corrected in the iteration when that call passes untouched and leaves the file as it
+ * was.
  *
  * Two settings of `verification.hookPolicy`: `deny` (the default: protected test files cannot be written at all unless
  * the task asks for it) and `warn` (every call goes through, so the PostToolUse judgement is measured alone).
@@ -184,11 +185,25 @@ async function replay(s: RealScenario, policy: 'deny' | 'warn'): Promise<Scenari
       if (denied(r.pre)) o.denied++;
       if (!r.post || !blocked(r.post)) continue;
       o.blocked++;
-      // The agent's correction: the file written back as it was, through the hooks.
-      if (r.before === undefined) continue;
-      const back = { file_path: file, content: r.before };
-      const undo = await through(i + 1, 'Write', back, () => fs.promises.writeFile(file, r.before!), c.rel);
-      if (denied(undo.pre) || (undo.post && blocked(undo.post)) || readOr(file) !== r.before) o.corrected = false;
+      // The agent's correction, through the hooks: the file written back as it was, or deleted if it was new.
+      const before = r.before;
+      const undo =
+        before === undefined
+          ? await through(
+              i + 1,
+              'Bash',
+              { command: `rm -f '${c.rel}'` },
+              () => fs.promises.rm(file, { force: true }),
+              c.rel,
+            )
+          : await through(
+              i + 1,
+              'Write',
+              { file_path: file, content: before },
+              () => fs.promises.writeFile(file, before),
+              c.rel,
+            );
+      if (denied(undo.pre) || (undo.post && blocked(undo.post)) || readOr(file) !== before) o.corrected = false;
     }
   o.corrected = o.corrected && o.blocked > 0;
   o.types = blockedTypes(path.join(run, 'hook-spool.jsonl'));

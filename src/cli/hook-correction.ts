@@ -206,7 +206,12 @@ export function checkToolChange(
   watched: readonly TouchedPath[],
   ctx: CorrectionContext,
 ): Correction | undefined {
-  const files = changedFiles(call, watched, ctx).filter((f) => f.beforeUnknown || f.before !== f.after);
+  const touched = touchedThisIteration(ctx);
+  // A file this iteration created had no tests at its start: judged from nothing, as the end of the iteration does.
+  const files = changedFiles(call, watched, ctx)
+    .map((f) => (touched.created.has(f.path) ? { path: f.path, after: f.after } : f))
+    .filter((f) => f.beforeUnknown || f.before !== f.after);
+  rememberTouched(ctx, files);
   if (!files.length) return undefined;
   const diff = parseUnifiedDiff(
     files
@@ -214,15 +219,11 @@ export function checkToolChange(
       .map((f) => fileDiff(f.path, f.before, f.after))
       .join(''),
   );
-  const others = touchedThisIteration(ctx).flatMap((p) => {
+  const others = [...touched.changed].flatMap((p) => {
     const text = files.some((f) => f.path === p) ? undefined : readText(path.resolve(ctx.workspace, p));
     return text === undefined ? [] : [{ path: p, text }];
   });
   const detections = judgeToolChange(files, diff, { task: ctx.task, others });
-  rememberTouched(
-    ctx,
-    files.filter((f) => f.after !== undefined).map((f) => f.path),
-  );
   if (!detections.length) return undefined;
   const named = files.map((f) => f.path).filter((p) => detections.some((d) => mentions(d, p)));
   const paths = named.length ? named : files.map((f) => f.path);
@@ -232,21 +233,36 @@ export function checkToolChange(
 /** The list of watched files the iteration's calls changed (one path a line), next to the stashes. */
 const touchedList = (ctx: CorrectionContext): string => path.join(ctx.stashDir, `iteration-${ctx.iteration}.touched`);
 
-/** The watched files this iteration's earlier calls changed. */
-function touchedThisIteration(ctx: CorrectionContext): string[] {
+/** The watched files this iteration's earlier calls changed, and those of them it created. */
+function touchedThisIteration(ctx: CorrectionContext): { changed: Set<string>; created: Set<string> } {
+  const changed = new Set<string>();
+  const created = new Set<string>();
+  let text = '';
   try {
-    return [...new Set(fs.readFileSync(touchedList(ctx), 'utf8').split('\n').filter(Boolean))];
+    text = fs.readFileSync(touchedList(ctx), 'utf8');
   } catch {
-    return [];
+    // none yet
   }
+  for (const line of text.split('\n')) {
+    if (line.startsWith('+')) created.add(line.slice(1));
+    else if (line.startsWith('=')) changed.add(line.slice(1));
+  }
+  return { changed, created };
 }
 
-/** Adds files to the iteration's list; a failure only loses the move detection for later calls. */
-function rememberTouched(ctx: CorrectionContext, paths: string[]): void {
-  if (!paths.length) return;
+/**
+ * Adds a call's files to the iteration's list: `+path` when the call created it (it did not exist before), `=path`
+ * when it exists after the call. A failure only loses the move and new-file judgement for later calls.
+ */
+function rememberTouched(ctx: CorrectionContext, files: readonly ChangedFile[]): void {
+  const lines = files.flatMap((f) => [
+    ...(f.before === undefined && !f.beforeUnknown && f.after !== undefined ? [`+${f.path}`] : []),
+    ...(f.after !== undefined ? [`=${f.path}`] : []),
+  ]);
+  if (!lines.length) return;
   try {
     fs.mkdirSync(ctx.stashDir, { recursive: true });
-    fs.appendFileSync(touchedList(ctx), paths.map((p) => `${p}\n`).join(''));
+    fs.appendFileSync(touchedList(ctx), lines.map((l) => `${l}\n`).join(''));
   } catch {
     // best effort
   }

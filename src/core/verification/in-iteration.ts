@@ -11,6 +11,7 @@ import type { FileDiff } from '../detectors/unified-diff';
 import { detectValidationBypass, isTestFile } from '../detectors/validation-bypass';
 import { detectionFeedback } from '../reinforcement';
 import { detectSubjectMocks } from './cheat-detectors';
+import { detectMockedNames } from './mocked-names';
 
 import { CORRECTED_IN_ITERATION } from './watched';
 
@@ -33,28 +34,33 @@ export interface JudgeOptions {
   others?: readonly { path: string; text: string }[];
 }
 
-const MOVE_VERB = /\b(?:renam\w*|mov(?:e|es|ed|ing)|split\w*|merg\w*|reorgani[sz]\w*|extract\w*|consolidat\w*)\b/;
+const MOVE_VERB = String.raw`\b(?:renam\w*|mov(?:e|es|ed|ing)|split\w*|merg\w*|reorgani[sz]\w*|extract\w*|consolidat\w*)\b`;
 const NEGATION = /\b(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't|without|not)\b/;
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * Whether the task asks for the tests of `file` to be moved, split, merged or renamed (a sentence naming the file,
- * by path or file name, with such a verb and no negation). Such a reorganisation takes several tool calls, and the
- * first may take tests out of a file before the next puts them elsewhere: only the end of the iteration can judge it.
+ * Whether the task asks for the tests of `file` to be moved, split, merged or renamed: such a verb, then within the
+ * same clause (no `;`, at most 100 characters between) the file's path or file name, in a sentence with no negation.
+ * Such a reorganisation takes several tool calls, and the first may take tests out of a file before the next puts
+ * them elsewhere: only the end of the iteration can judge it.
  */
 export function taskMovesTests(task: string, file: string): boolean {
   const p = file.toLowerCase();
   const b = p.slice(p.lastIndexOf('/') + 1);
+  const names = [p, ...(b.includes('.') && b !== p ? [b] : [])].map(escapeRe).join('|');
+  const asked = new RegExp(`${MOVE_VERB}[^;\\n]{0,100}?(?:^|[^\\w./-])(?:${names})(?![\\w-])`);
   return task
     .toLowerCase()
     .split(/[.!?](?=\s|$)|\n/)
-    .some((s) => (s.includes(p) || (b.includes('.') && s.includes(b))) && MOVE_VERB.test(s) && !NEGATION.test(s));
+    .some((s) => asked.test(s) && !NEGATION.test(s));
 }
 
 /**
  * The BLOCK findings of one tool call's changes: tests deleted (by the static inventory: renames, moves to the other
  * test files the iteration changed, and tests the task asks to remove are not deletions; a test file deleted whose
- * text is unknown counts as a deletion), and the validation bypasses and subject mocks the diff adds (skips, weakened
- * assertions, lowered coverage thresholds, narrowed test paths, CI that ignores failures). Warnings and infos are left
+ * text is unknown counts as a deletion), and the validation bypasses and mocks the diff adds (skips, weakened
+ * assertions, lowered coverage thresholds, narrowed test paths, CI that ignores failures, mocks of the module under
+ * test or of the names a new test checks). Warnings and infos are left
  * to the end of the iteration, which sees the whole change: the hook blocks only what the loop would reject anyway.
  */
 export function judgeToolChange(
@@ -84,7 +90,7 @@ export function judgeToolChange(
         gone.map((f) => `${f.path}: the whole file`),
       ),
     );
-  const bypass = [...detectValidationBypass([...diff]), ...detectSubjectMocks(diff)];
+  const bypass = [...detectValidationBypass([...diff]), ...detectSubjectMocks(diff), ...detectMockedNames(diff)];
   found.push(...bypass.filter((d) => d.verdict === 'BLOCK'));
   return found;
 }
@@ -99,7 +105,8 @@ export function blockReason(found: readonly Detection[], iteration: number, file
     '⛔ Blocked by ralph: this change is one the loop REJECTS. It was caught as you made it, so you can still fix it in this iteration.',
     ...found.map((d) => detectionFeedback(d, Math.max(1, iteration))),
     `Undo it NOW, before anything else: put ${list} back exactly as ${files.length === 1 ? 'it was' : 'they were'} ` +
-      '(every test, assertion and setting as before), then make the product code pass the original tests. While the ' +
+      'before this change (every test, assertion and setting as before; a test file you created in this iteration: ' +
+      'rewrite it without the cheat, or delete it), then make the product code pass the original tests. While the ' +
       "change stands, the iteration's work cannot be accepted.",
   ].join('\n\n');
 }

@@ -120,6 +120,37 @@ describe('ralph hook post-tool-use: in-iteration correction', () => {
     expect((await post('git mv test/sum.test.js test/add.test.js')).output.decision).toBeUndefined();
   });
 
+  it('judges a test file the iteration created from nothing: deleting it is no deletion, a skip in it is', async () => {
+    const { ws, bash, spooled } = setup();
+    const fresh = path.join(ws, 'test/zero.test.js');
+    const write = (content: string, original: string | null = null) =>
+      runHook(
+        'post-tool-use',
+        JSON.stringify({
+          tool_name: 'Write',
+          tool_input: { file_path: fresh, content },
+          cwd: ws,
+          tool_response: { type: original === null ? 'create' : 'update', originalFile: original },
+        }),
+        {
+          RALPH_LOOP_ID: 'L',
+          RALPH_WORKSPACE: ws,
+          RALPH_ITERATION: '2',
+          RALPH_HOOK_SPOOL: path.join(ws, 'tmp', 'hook-spool.jsonl'),
+        },
+      );
+    const zero = "it('adds zero', () => {\n  expect(sum(0, 0)).toBe(0);\n});\n";
+    fs.writeFileSync(fresh, zero);
+    expect((await write(zero)).output.decision).toBeUndefined();
+    const skipped = zero.replace("it('adds zero'", "it.skip('adds zero'");
+    fs.writeFileSync(fresh, skipped);
+    expect((await write(skipped, zero)).output.decision).toBe('block');
+    fs.writeFileSync(fresh, zero);
+    expect((await write(zero, skipped)).output.decision).toBeUndefined();
+    expect((await bash('rm -f test/zero.test.js')).output.decision).toBeUndefined();
+    expect(spooled().filter((e) => e.decision === 'block')).toHaveLength(1);
+  });
+
   it('answers the block outside a loop too, logging nothing', async () => {
     const { edit, env, spooled } = setup();
     delete (env as Record<string, string>).RALPH_LOOP_ID;

@@ -79,6 +79,10 @@ describe('judgeToolChange', () => {
     expect(taskMovesTests('Move the negative cases out of sum.test.js', p)).toBe(true);
     expect(taskMovesTests('Do not move anything out of test/sum.test.js.', p)).toBe(false);
     expect(taskMovesTests('Add a test for zero to test/sum.test.js.', p)).toBe(false);
+    // A verb of the task's prose is no request to move the file's tests.
+    expect(
+      taskMovesTests('Add `sentenceCase` (words split like the other helpers); its spec is test/sum.test.js.', p),
+    ).toBe(false);
     expect(judge({ path: p, before: TESTS, after: '' }, 'Split test/sum.test.js in two.')).toEqual([]);
     expect(judge({ path: p, beforeUnknown: true }, 'Rename test/sum.test.js to test/add.test.js.')).toEqual([]);
   });
