@@ -10,9 +10,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { structuredPatch } from 'diff';
 import type { Detection } from '../core/detections';
-import { parseUnifiedDiff } from '../core/detectors/unified-diff';
+import { lineDiff } from '../core/detectors/line-diff';
 import type { TouchedPath } from '../core/risk';
 import { blockReason, judgeToolChange, type ChangedFile } from '../core/verification/in-iteration';
 import { isWatchedFile } from '../core/verification/watched';
@@ -185,18 +184,6 @@ function changedFiles(call: HookToolCall, watched: readonly TouchedPath[], ctx: 
     .map((t) => ({ path: t.path, after: undefined, beforeUnknown: true }));
 }
 
-/** One file's change in git's unified format, as the end-of-iteration pass writes it. */
-function fileDiff(p: string, before: string | undefined, after: string | undefined): string {
-  if (before === after) return '';
-  const a = before === undefined ? '/dev/null' : `a/${p}`;
-  const b = after === undefined ? '/dev/null' : `b/${p}`;
-  const patch = structuredPatch(a, b, before ?? '', after ?? '', '', '', { context: 3 });
-  let out = `diff --git a/${p} b/${p}\n--- ${a}\n+++ ${b}\n`;
-  for (const h of patch.hunks)
-    out += `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n${h.lines.join('\n')}\n`;
-  return out;
-}
-
 /**
  * After a call (PostToolUse): judges the watched files it changed with the end-of-iteration detectors. A Correction
  * when the change is one the loop would reject; undefined for everything else (honest edits, unknown texts).
@@ -213,12 +200,7 @@ export function checkToolChange(
     .filter((f) => f.beforeUnknown || f.before !== f.after);
   rememberTouched(ctx, files);
   if (!files.length) return undefined;
-  const diff = parseUnifiedDiff(
-    files
-      .filter((f) => !f.beforeUnknown)
-      .map((f) => fileDiff(f.path, f.before, f.after))
-      .join(''),
-  );
+  const diff = files.filter((f) => !f.beforeUnknown).map((f) => lineDiff(f.path, f.before, f.after));
   const others = [...touched.changed].flatMap((p) => {
     const text = files.some((f) => f.path === p) ? undefined : readText(path.resolve(ctx.workspace, p));
     return text === undefined ? [] : [{ path: p, text }];
