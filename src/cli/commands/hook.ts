@@ -2,7 +2,9 @@
 /**
  * `ralph hook pre-tool-use|post-tool-use`: Claude Code's PreToolUse/PostToolUse hook. Reads the hook input (JSON on
  * stdin), judges the tool call's risk (core/risk), and for a loop's agent (RALPH_LOOP_ID set) appends it to the
- * loop's audit log and, before a high-risk call, takes a rollback checkpoint. Answers in Claude Code's hook JSON.
+ * loop's audit log and, before a high-risk call, takes a rollback checkpoint. After a call, blocks a change to a test
+ * or check file that the loop would reject (in-iteration correction, cli/hook-correction). Answers in Claude Code's
+ * hook JSON.
  *
  * Also runnable on its own (`node dist/src/cli/commands/hook.js <event>`), which is what loops install: it loads only
  * the hook's modules, not the whole CLI with the Temporal client (~0.2 s per tool call instead of ~1.1 s).
@@ -428,6 +430,12 @@ Environment:
   RALPH_HOOK_SPOOL   set by the worker for a sandboxed agent: entries go to this file, moved into the logs after the run
   RALPH_HOOK_POLICY  warn (default): warn on high and critical calls; deny: also block critical ones
 
+In-iteration correction: after a call that changed a test, test/CI configuration or protected file in a way the
+loop rejects (a test deleted, a skip added, an assertion weakened, a coverage threshold lowered, tests ignored, a
+mock of the module under test), post-tool-use answers {"decision": "block", "reason": ...}: Claude Code shows the
+reason to the model at once, so it can undo the change in the same iteration. Honest edits (a new test, a renamed,
+moved or split test, tests the task asks to remove) are never blocked. The loop then records corrected_in_iteration.
+
 Protected paths: when the loop recorded a verification manifest (<state>/loops/<loop>/verification/manifest.json),
 a write, edit or delete of a protected file (tests, their data, test/lint/CI configuration, files the checks name)
 is denied before it runs (verification.hookPolicy: deny, the default) or warned about (warn).
@@ -437,7 +445,7 @@ is denied before it runs (verification.hookPolicy: deny, the default) or warned 
 export function hookCommand(program: Command): Command {
   const hook = program
     .command('hook')
-    .description('Claude Code tool-call hook: log risky calls, warn or deny, take rollback checkpoints')
+    .description('Claude Code tool-call hook: log risky calls, warn or deny, block cheats, take rollback checkpoints')
     .addHelpText('after', INSTALL_HELP);
   for (const event of HOOK_EVENTS)
     hook
@@ -445,7 +453,7 @@ export function hookCommand(program: Command): Command {
       .description(
         event === 'pre-tool-use'
           ? 'before a tool call: judge it, log it, warn or deny, checkpoint the workspace'
-          : 'after a tool call: log it and remind the agent to check what it did',
+          : 'after a tool call: log it, block a change the loop would reject, remind the agent to check what it did',
       )
       .addHelpText('after', INSTALL_HELP)
       // Not through runCommand: a hook never connects to Temporal and must exit 0 whatever happens.
