@@ -135,7 +135,9 @@ export async function runHook(event: HookEvent, stdin: string, env: NodeJS.Proce
   const assessment = classifyToolCall(call, { cwd: workspace });
   const manifest = loopManifest(ctx, workspace, notes);
   const guard = manifest && protectedGuard(event, call, manifest, workspace ?? manifest.workspace);
-  const correction = inIteration(event, call, ctx, manifest, workspace, notes);
+  // A denied call is not made: nothing to stash for it, nothing to judge after it.
+  const correction =
+    guard?.response.decision === 'deny' ? undefined : inIteration(event, call, ctx, manifest, workspace, notes);
   const response = guard?.response ?? hookResponse(event, assessment, ctx.policy);
   const decision = correction ? 'block' : response.decision;
   const output = correction ? { decision: 'block', reason: correction.reason } : claudeHookOutput(event, response);
