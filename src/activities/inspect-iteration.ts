@@ -13,7 +13,8 @@ import type { ChangeSummary } from '../core/anti-laziness-types';
 import { diffSnapshots } from '../core/snapshot-diff';
 import type { AntiLazinessConfig } from '../config/anti-laziness-config';
 import { iterationDir } from '../state/artifacts';
-import { readAudit } from '../state/audit';
+import { readAudit, type AuditEntry } from '../state/audit';
+import { correctedInIteration, IN_ITERATION_BLOCK, type BlockedCall } from '../core/verification/in-iteration';
 import {
   MAX_INSPECTED_BYTES,
   checkpointContents,
@@ -84,7 +85,8 @@ const MAX_EVIDENCE = 20;
 /**
  * The detection pass after an agent run: records the post-run checkpoint, diffs it against the pre-run one, writes
  * the unified diff, and runs the workspace detectors (no files written, hallucinated evidence, test inventory, feature
- * removal, validation bypass, risky tool calls from the hook audit log). Pure rules in core decide; this gathers.
+ * removal, validation bypass, risky tool calls from the hook audit log, and the changes the hook blocked that the agent
+ * undid within the iteration: `corrected_in_iteration`). Pure rules in core decide; this gathers.
  * Idempotent: a retry re-creates the same post checkpoint and yields the same findings.
  */
 export async function inspectIteration(input: InspectIterationInput): Promise<InspectIterationResult> {
@@ -257,14 +259,28 @@ async function detectAll(
     if (fr) found.push(fr);
   }
   if (on.validationBypass && total) found.push(...detectValidationBypass(x.fileDiffs));
-  found.push(...(await riskyActions(input)));
+  const audit = await readAudit(input.stateDir, input.loopId, input.iteration).catch(() => []);
+  found.push(...riskyActions(audit));
+  const corrected = correctedInIteration(blockedCalls(audit), found);
+  if (corrected) found.push(corrected);
   return { found, hallucinated, deletedTests };
 }
 
+/** The tool calls the PostToolUse hook blocked (in-iteration correction), from the hook audit log. */
+function blockedCalls(audit: readonly AuditEntry[]): BlockedCall[] {
+  return audit
+    .filter((a) => a.event === 'post-tool-use' && a.decision === 'block' && a.category === IN_ITERATION_BLOCK)
+    .map((a) => ({
+      tool: a.tool,
+      files: (a.target ?? '').split(', ').filter(Boolean),
+      types: [...new Set(a.reasons.map((r) => r.split(':')[0]))],
+    }));
+}
+
 /** The iteration's risky tool calls (medium risk and above) from the hook audit log. */
-async function riskyActions(input: InspectIterationInput): Promise<Detection[]> {
+function riskyActions(audit: readonly AuditEntry[]): Detection[] {
   const found: Detection[] = [];
-  for (const a of await readAudit(input.stateDir, input.loopId, input.iteration).catch(() => [])) {
+  for (const a of audit) {
     if (a.event !== 'pre-tool-use' || a.risk === 'none' || a.risk === 'low') continue;
     found.push(
       detection(

@@ -63,10 +63,10 @@ type HookStep = Extract<ScriptStep, { hook: string }>;
 
 /**
  * Runs `$RALPH_HOOK_COMMAND <event>` through the shell with Claude Code's hook input on stdin, prints its decision as
- * `[hook] <decision>: <message>` and returns it. A hook that fails or answers nonsense does not stop the agent
+ * `[hook] <decision>: <message>` (allow, warn, deny, or block after a call) and returns it. A hook that fails or answers nonsense does not stop the agent
  * (Claude Code treats it as a non-blocking error): that is reported as `[hook] error: ...` and counts as allow.
  */
-function runHook(step: HookStep, ctx: { loopId: string; iteration: number }): 'allow' | 'warn' | 'deny' {
+function runHook(step: HookStep, ctx: { loopId: string; iteration: number }): 'allow' | 'warn' | 'deny' | 'block' {
   const command = process.env.RALPH_HOOK_COMMAND;
   if (!command) {
     process.stdout.write('[hook] no hook installed\n');
@@ -81,7 +81,7 @@ function runHook(step: HookStep, ctx: { loopId: string; iteration: number }): 'a
     hook_event_name: pre ? 'PreToolUse' : 'PostToolUse',
     tool_name: step.tool,
     tool_input: step.input,
-    ...(pre ? {} : { tool_response: {} }),
+    ...(pre ? {} : { tool_response: step.response ?? {} }),
   };
   const r = spawnSync('/bin/sh', ['-c', `${command} ${step.hook}`], {
     input: JSON.stringify(payload),
@@ -89,7 +89,12 @@ function runHook(step: HookStep, ctx: { loopId: string; iteration: number }): 'a
     timeout: 60_000,
   });
   if (r.stderr) process.stderr.write(r.stderr);
-  let answer: { systemMessage?: unknown; hookSpecificOutput?: Record<string, unknown> };
+  let answer: {
+    systemMessage?: unknown;
+    decision?: unknown;
+    reason?: unknown;
+    hookSpecificOutput?: Record<string, unknown>;
+  };
   try {
     if (r.error) throw r.error;
     if (r.status !== 0) throw new Error(`exited ${r.status ?? r.signal}`);
@@ -100,16 +105,21 @@ function runHook(step: HookStep, ctx: { loopId: string; iteration: number }): 'a
   }
   const out = answer.hookSpecificOutput ?? {};
   const text = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+  // PostToolUse's block (in-iteration correction): Claude Code hands the reason to the model at once.
   const decision =
-    out.permissionDecision === 'deny'
-      ? 'deny'
-      : text(out.additionalContext) || text(answer.systemMessage)
-        ? 'warn'
-        : 'allow';
+    answer.decision === 'block'
+      ? 'block'
+      : out.permissionDecision === 'deny'
+        ? 'deny'
+        : text(out.additionalContext) || text(answer.systemMessage)
+          ? 'warn'
+          : 'allow';
   const message =
-    decision === 'deny'
-      ? text(out.permissionDecisionReason)
-      : (text(out.additionalContext) ?? text(answer.systemMessage));
+    decision === 'block'
+      ? text(answer.reason)
+      : decision === 'deny'
+        ? text(out.permissionDecisionReason)
+        : (text(out.additionalContext) ?? text(answer.systemMessage));
   process.stdout.write(`[hook] ${decision}${message ? `: ${message}` : ''}\n`);
   return decision;
 }

@@ -49,6 +49,8 @@ export const ScriptStep = z.union([
       hook: z.enum(['pre-tool-use', 'post-tool-use']),
       tool: z.string().min(1),
       input: z.record(z.string(), z.unknown()).default({}),
+      /** PostToolUse's `tool_response` (Claude Code's `originalFile`, `type`...); `{}` when not given. */
+      response: z.record(z.string(), z.unknown()).optional(),
       ...When,
     })
     .strict(),

@@ -22,7 +22,8 @@ export interface AuditEntry {
   risk: RiskLevel;
   category: string;
   reasons: string[];
-  decision: 'allow' | 'warn' | 'deny';
+  /** `block`: PostToolUse's answer to a change the loop rejects (in-iteration correction). */
+  decision: 'allow' | 'warn' | 'deny' | 'block';
   /** Label of the rollback checkpoint taken before the call (`iter-001-risk-1`). */
   checkpoint?: string;
   /** Why the checkpoint could not be taken (the call went ahead anyway). */

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LoopState } from '../core/loop-types';
 import { redactValue } from '../core/redact';
-import { knownSecrets } from '../telemetry/logger';
+import { knownSecrets } from '../telemetry/secrets';
 import { loopDir } from './artifacts';
 
 /** Kinds of entries, for `ralph audit --type`. */

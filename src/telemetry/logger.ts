@@ -7,21 +7,14 @@
 import pino, { type Logger as Pino } from 'pino';
 import type { LogLevel, LogMetadata, Logger as TemporalLogger } from '@temporalio/common';
 import { redactText } from '../core/redact';
+import { knownSecrets } from './secrets';
 
 /** Levels as pino names them. */
 export type RalphLogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
-const secrets = new Set<string>();
+export { knownSecrets, registerSecrets } from './secrets';
 
-/** Registers values that must never be written (an agent's env values); short values are ignored by the redactor. */
-export function registerSecrets(values: Iterable<string | undefined>): void {
-  for (const v of values) if (typeof v === 'string' && v) secrets.add(v);
-}
-
-/** The registered secret values (for redacting other sinks: the audit log, the console). */
-export function knownSecrets(): ReadonlySet<string> {
-  return secrets;
-}
+const secrets = knownSecrets();
 
 /** Options of {@link createLogger}. */
 export interface CreateLoggerOptions {

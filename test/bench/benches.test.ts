@@ -118,6 +118,21 @@ describe('every bench completes at tiny sizes and writes its results', () => {
   );
 
   it(
+    'bench:hook (one cheat and one hard negative of the real-repo corpus, both hook policies)',
+    async () => {
+      const r = await bench('hook', 'hook', { BENCH_FILTER: 'sc-skip', BENCH_NODE_RUNS: '2' });
+      const neg = await bench('hook', 'hook', { BENCH_FILTER: 'ms-neg-rename-test', BENCH_NODE_RUNS: '2' });
+      expect(r).toMatchObject({ timing: { postToolUse: { all: { calls: expect.any(Number) } } } });
+      // The PostToolUse hook blocks the skip as it is written; the honest rename passes it.
+      expect((r.policies as Record<string, { cheatsBlockedAfterTheCall: number }>).warn.cheatsBlockedAfterTheCall).toBe(
+        1,
+      );
+      expect(neg.falseBlocks).toEqual([]);
+    },
+    SLOW,
+  );
+
+  it(
     'bench:timeouts (one task)',
     async () => {
       const r = await bench('timeouts', 'timeouts', { BENCH_TASKS: '1' });

@@ -234,7 +234,6 @@ describe('source layout', () => {
 const LONG_FUNCTIONS: Record<string, number> = {
   'activities/gates/parsers/coverage.ts:parseLcov': 100,
   'workflows/loop/agent.ts:runAgentPhase': 96,
-  'cli/commands/hook.ts:runHook': 94,
   'core/detectors/validation-bypass.ts:detectValidationBypass': 91,
   'dev/dev-server.ts:startDevServer': 91,
   'activities/gates/parsers/junit.ts:parseXml': 86,

@@ -2,7 +2,9 @@
 /**
  * `ralph hook pre-tool-use|post-tool-use`: Claude Code's PreToolUse/PostToolUse hook. Reads the hook input (JSON on
  * stdin), judges the tool call's risk (core/risk), and for a loop's agent (RALPH_LOOP_ID set) appends it to the
- * loop's audit log and, before a high-risk call, takes a rollback checkpoint. Answers in Claude Code's hook JSON.
+ * loop's audit log and, before a high-risk call, takes a rollback checkpoint. After a call, blocks a change to a test
+ * or check file that the loop would reject (in-iteration correction, cli/hook-correction). Answers in Claude Code's
+ * hook JSON.
  *
  * Also runnable on its own (`node dist/src/cli/commands/hook.js <event>`), which is what loops install: it loads only
  * the hook's modules, not the whole CLI with the Temporal client (~0.2 s per tool call instead of ~1.1 s).
@@ -10,6 +12,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import fs from 'node:fs';
+import os from 'node:os';
 import {
   classifyToolCall,
   HOOK_TOOL_MATCHER,
@@ -17,13 +20,16 @@ import {
   riskAtLeast,
   touchedPaths,
   type HookResponse,
+  type TouchedPath,
 } from '../../core/risk';
 import { protectedHits, protectedHookMessage, type ProtectedHit } from '../../core/verification/hook-rules';
 import { compareSections } from '../../core/verification/sections';
 import { appendAudit, reserveRiskCheckpoint, type AuditEntry } from '../../state/audit';
 import { appendHookLog, type HookLogEntry } from '../../state/hook-log';
 import { spoolHookEntry } from '../../state/hook-spool';
-import { readManifest } from '../../state/manifest';
+import { readManifest, type VerificationManifest } from '../../state/manifest';
+import { IN_ITERATION_BLOCK, isWatchedFile } from '../../core/verification/watched';
+import type { Correction, HookToolCall } from '../hook-correction';
 
 /** The two hook events, as `ralph hook` spells them. */
 export const HOOK_EVENTS = ['pre-tool-use', 'post-tool-use'] as const;
@@ -112,43 +118,41 @@ const oneLine = (e: unknown): string =>
  * Runs the hook on one hook input (`stdin`, Claude Code's JSON: `tool_name`, `tool_input`, `cwd`, `session_id`...).
  * Never throws: bad input answers `{}` with a note; a checkpoint or log that fails is noted (and the checkpoint error
  * recorded in the entry) while the answer still goes out, since a hook problem must never break the agent.
+ *
+ * After a call that changed a test, test/CI configuration or protected file in a way the loop rejects (a deleted
+ * test, an added skip, a weakened assertion, a lowered threshold), the answer is Claude Code's PostToolUse
+ * `{"decision": "block", "reason": ...}`: the agent reads the reason at once and can undo the change in the same
+ * iteration (in-iteration correction; the audit entry's category is `in_iteration_block`).
  */
 export async function runHook(event: HookEvent, stdin: string, env: NodeJS.ProcessEnv): Promise<HookRunResult> {
   const t0 = Date.now();
   const notes: string[] = [];
-  let payload: Record<string, unknown>;
-  try {
-    const parsed: unknown = JSON.parse(stdin);
-    if (!isRecord(parsed)) throw new Error('not a JSON object');
-    payload = parsed;
-  } catch (e) {
-    notes.push(`could not read the hook input on stdin (${oneLine(e)}): allowing the call`);
-    return { output: {}, notes };
-  }
+  const payload = parsePayload(stdin, notes);
+  if (!payload) return { output: {}, notes };
   const ctx = hookContextFromEnv(env, notes);
-  const tool = typeof payload.tool_name === 'string' ? payload.tool_name : '';
+  const call = toolCallOf(payload);
   const workspace = ctx.workspace ?? (typeof payload.cwd === 'string' ? payload.cwd : undefined);
-  const assessment = classifyToolCall(
-    { tool, input: isRecord(payload.tool_input) ? payload.tool_input : {} },
-    { cwd: workspace },
-  );
-  let response = hookResponse(event, assessment, ctx.policy);
-  const toolInput = isRecord(payload.tool_input) ? payload.tool_input : {};
-  const guard = protectedGuard(event, { tool, input: toolInput }, ctx, workspace, notes);
-  if (guard) response = guard.response;
-  const output = claudeHookOutput(event, response);
+  const assessment = classifyToolCall(call, { cwd: workspace });
+  const manifest = loopManifest(ctx, workspace, notes);
+  const guard = manifest && protectedGuard(event, call, manifest, workspace ?? manifest.workspace);
+  // A denied call is not made: nothing to stash for it, nothing to judge after it.
+  const correction =
+    guard?.response.decision === 'deny' ? undefined : inIteration(event, call, ctx, manifest, workspace, notes);
+  const response = guard?.response ?? hookResponse(event, assessment, ctx.policy);
+  const decision = correction ? 'block' : response.decision;
+  const output = correction ? { decision: 'block', reason: correction.reason } : claudeHookOutput(event, response);
   const hookLog = (): void =>
     logHookCall(ctx, workspace, notes, {
       at: new Date(t0).toISOString(),
       loopId: ctx.loopId ?? '',
       iteration: ctx.iteration,
       type: 'hook',
-      name: `${event} ${tool}`,
-      outcome: response.decision,
+      name: `${event} ${call.tool}`,
+      outcome: decision,
       durationMs: Date.now() - t0,
       detail: `risk ${assessment.risk}${assessment.target ? `: ${assessment.target}` : ''}`,
     });
-  if (assessment.risk === 'none' && !guard) {
+  if (assessment.risk === 'none' && !guard && !correction) {
     hookLog();
     return { output, notes };
   }
@@ -156,53 +160,169 @@ export async function runHook(event: HookEvent, stdin: string, env: NodeJS.Proce
     notes.push('RALPH_LOOP_ID is not set: the call is judged but not logged and no checkpoint is taken');
     return { output, notes };
   }
-
-  const loopId = ctx.loopId;
   const stateDir = path.resolve(ctx.stateDir ?? path.join(workspace ?? '.', '.ralph'));
-  const entry: AuditEntry = {
-    at: new Date().toISOString(),
-    loopId,
-    iteration: ctx.iteration,
-    event,
-    tool,
-    target: guard ? guard.hits.map((h) => h.path).join(', ') : assessment.target,
-    risk: guard ? (riskAtLeast(assessment.risk, 'high') ? assessment.risk : 'high') : assessment.risk,
-    category: guard ? 'protected_edit' : assessment.category,
-    reasons: guard
-      ? [...guard.hits.map((h) => `${h.path} is protected (${h.kind})`), ...assessment.reasons]
-      : assessment.reasons,
-    decision: response.decision,
-    toolUseId: typeof payload.tool_use_id === 'string' ? payload.tool_use_id : undefined,
-    sessionId: typeof payload.session_id === 'string' ? payload.session_id : undefined,
-  };
-  // A denied call changes nothing, so it needs no checkpoint.
-  if (ctx.spool && event === 'pre-tool-use' && riskAtLeast(assessment.risk, 'high') && response.decision !== 'deny')
-    notes.push(
-      'sandboxed run: no rollback checkpoint (the state folder is read-only here); the pre-run checkpoint covers the run',
-    );
-  else if (event === 'pre-tool-use' && riskAtLeast(assessment.risk, 'high') && response.decision !== 'deny') {
-    try {
-      if (!workspace) throw new Error('no workspace: set RALPH_WORKSPACE');
-      const label = await reserveRiskCheckpoint(stateDir, loopId, ctx.iteration);
-      entry.checkpoint = label;
-      // Loaded only here: most tool calls need no checkpoint, and git/execa cost start-up time.
-      const { createCheckpoint } =
-        require('../../activities/workspace/checkpoint') as typeof import('../../activities/workspace/checkpoint');
-      // This process ends after the call: no later checkpoint of it could reuse a listing of the tree.
-      await createCheckpoint({ workspace, stateDir, loopId, label }, { listTree: false });
-    } catch (e) {
-      entry.checkpointError = oneLine(e);
-      notes.push(`rollback checkpoint failed: ${entry.checkpointError}`);
-    }
-  }
+  const entry = auditEntry(event, payload, ctx.loopId, ctx.iteration, { assessment, guard, correction, decision });
+  if (event === 'pre-tool-use' && riskAtLeast(assessment.risk, 'high') && response.decision !== 'deny')
+    await riskCheckpoint(ctx, workspace, stateDir, entry, notes);
   try {
     if (ctx.spool) spoolHookEntry(ctx.spool, { kind: 'audit', entry });
-    else await appendAudit(stateDir, loopId, entry);
+    else await appendAudit(stateDir, ctx.loopId, entry);
   } catch (e) {
     notes.push(`could not append to the audit log: ${oneLine(e)}`);
   }
   hookLog();
   return { output, entry, notes };
+}
+
+/** The hook input as an object; undefined (with a note) when stdin is not a JSON object. */
+function parsePayload(stdin: string, notes: string[]): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(stdin);
+    if (!isRecord(parsed)) throw new Error('not a JSON object');
+    return parsed;
+  } catch (e) {
+    notes.push(`could not read the hook input on stdin (${oneLine(e)}): allowing the call`);
+    return undefined;
+  }
+}
+
+/** The tool call of a hook input: name, input, PostToolUse response, id. */
+function toolCallOf(payload: Record<string, unknown>): HookToolCall {
+  return {
+    tool: typeof payload.tool_name === 'string' ? payload.tool_name : '',
+    input: isRecord(payload.tool_input) ? payload.tool_input : {},
+    response: isRecord(payload.tool_response) ? payload.tool_response : undefined,
+    toolUseId: typeof payload.tool_use_id === 'string' ? payload.tool_use_id : undefined,
+  };
+}
+
+/** The audit entry of a judged call: the protected guard's or the correction's view when there is one. */
+function auditEntry(
+  event: HookEvent,
+  payload: Record<string, unknown>,
+  loopId: string,
+  iteration: number,
+  j: {
+    assessment: ReturnType<typeof classifyToolCall>;
+    guard?: { hits: ProtectedHit[] };
+    correction?: Correction;
+    decision: AuditEntry['decision'];
+  },
+): AuditEntry {
+  const { assessment: a, guard, correction: c } = j;
+  const guarded = guard ? (riskAtLeast(a.risk, 'high') ? a.risk : 'high') : a.risk;
+  return {
+    at: new Date().toISOString(),
+    loopId,
+    iteration,
+    event,
+    tool: typeof payload.tool_name === 'string' ? payload.tool_name : '',
+    target: c ? c.files.join(', ') : guard ? guard.hits.map((h) => h.path).join(', ') : a.target,
+    risk: c ? 'critical' : guarded,
+    category: c ? IN_ITERATION_BLOCK : guard ? 'protected_edit' : a.category,
+    reasons: c
+      ? c.detections.map(
+          (d) => `${d.type}: ${d.details}${d.evidence.length ? ` (${d.evidence.slice(0, 3).join('; ')})` : ''}`,
+        )
+      : guard
+        ? [...guard.hits.map((h) => `${h.path} is protected (${h.kind})`), ...a.reasons]
+        : a.reasons,
+    decision: j.decision,
+    toolUseId: typeof payload.tool_use_id === 'string' ? payload.tool_use_id : undefined,
+    sessionId: typeof payload.session_id === 'string' ? payload.session_id : undefined,
+  };
+}
+
+/** Takes the rollback checkpoint before a high-risk call (not in the sandbox: its pre-run checkpoint covers it). */
+async function riskCheckpoint(
+  ctx: HookContext,
+  workspace: string | undefined,
+  stateDir: string,
+  entry: AuditEntry,
+  notes: string[],
+): Promise<void> {
+  if (ctx.spool) {
+    notes.push(
+      'sandboxed run: no rollback checkpoint (the state folder is read-only here); the pre-run checkpoint covers the run',
+    );
+    return;
+  }
+  try {
+    if (!workspace) throw new Error('no workspace: set RALPH_WORKSPACE');
+    const label = await reserveRiskCheckpoint(stateDir, entry.loopId, ctx.iteration);
+    entry.checkpoint = label;
+    // Loaded only here: most tool calls need no checkpoint, and git/execa cost start-up time.
+    const { createCheckpoint } =
+      require('../../activities/workspace/checkpoint') as typeof import('../../activities/workspace/checkpoint');
+    // This process ends after the call: no later checkpoint of it could reuse a listing of the tree.
+    await createCheckpoint({ workspace, stateDir, loopId: entry.loopId, label }, { listTree: false });
+  } catch (e) {
+    entry.checkpointError = oneLine(e);
+    notes.push(`rollback checkpoint failed: ${entry.checkpointError}`);
+  }
+}
+
+/** The loop's verification manifest (undefined without a loop, without one, or when it cannot be read: noted). */
+function loopManifest(
+  ctx: HookContext,
+  workspace: string | undefined,
+  notes: string[],
+): VerificationManifest | undefined {
+  if (!ctx.loopId) return undefined;
+  try {
+    return readManifest(path.resolve(ctx.stateDir ?? path.join(workspace ?? '.', '.ralph')), ctx.loopId);
+  } catch (e) {
+    notes.push(`could not read the verification manifest: ${oneLine(e)}`);
+    return undefined;
+  }
+}
+
+/**
+ * In-iteration correction: before a Bash call, stashes the watched files it is about to change; after any call,
+ * judges the watched files it changed. Loads the detectors only when the call touches a watched file. A failure is a
+ * note, never a block.
+ */
+function inIteration(
+  event: HookEvent,
+  call: HookToolCall,
+  ctx: HookContext,
+  manifest: VerificationManifest | undefined,
+  workspace: string | undefined,
+  notes: string[],
+): Correction | undefined {
+  if (!workspace || (event === 'pre-tool-use' && call.tool !== 'Bash')) return undefined;
+  const protectedPaths = manifest ? new Set(manifest.protected.map((e) => e.path)) : undefined;
+  const touched = touchedPaths(call, { cwd: workspace });
+  // A shell deletion may take a folder of tests with it (`rm -rf test`): the stash lists what was in it.
+  const relevant = (t: TouchedPath): boolean =>
+    isWatchedFile(t.path.replace(/^(\.\/)+/, ''), protectedPaths) || (call.tool === 'Bash' && t.action === 'delete');
+  if (!touched.some(relevant)) return undefined;
+  try {
+    const c = require('../hook-correction') as typeof import('../hook-correction');
+    const watched = c.watchedPaths(touched, protectedPaths);
+    const cx = {
+      workspace,
+      iteration: ctx.iteration,
+      task: manifest?.rules.task,
+      protectedPaths,
+      stashDir: stashDir(ctx, workspace),
+    };
+    if (event === 'pre-tool-use') {
+      c.stashBeforeShell(call, touched, cx);
+      return undefined;
+    }
+    return c.checkToolChange(call, watched, cx);
+  } catch (e) {
+    notes.push(`in-iteration check failed (the call is allowed): ${oneLine(e)}`);
+    return undefined;
+  }
+}
+
+/** Where Bash stashes go: next to the spool in the sandbox, else under the loop's folder (or the temp folder). */
+function stashDir(ctx: HookContext, workspace: string): string {
+  if (ctx.spool) return path.join(path.dirname(ctx.spool), 'hook-stash');
+  if (!ctx.loopId) return path.join(os.tmpdir(), 'ralph-hook-stash');
+  return path.join(path.resolve(ctx.stateDir ?? path.join(workspace, '.ralph')), 'loops', ctx.loopId, 'hook-stash');
 }
 
 /** Appends a call to the hook log (or, in the sandbox, to the spool); a failure becomes a note. */
@@ -220,26 +340,14 @@ function logHookCall(ctx: HookContext, workspace: string | undefined, notes: str
  * Protected paths (the loop's verification manifest): a write, edit or delete of one is denied before the call (or
  * warned about, by the manifest's policy), and reported after it. An edit of a multi-purpose file (package.json,
  * tsconfig, pyproject.toml, setup.cfg) counts only when it changes its test, lint or strictness settings. Undefined
- * when the call touches nothing protected or the loop has no manifest.
+ * when the call touches nothing protected.
  */
 function protectedGuard(
   event: HookEvent,
   call: { tool: string; input: Record<string, unknown> },
-  ctx: HookContext,
-  workspace: string | undefined,
-  notes: string[],
+  manifest: VerificationManifest,
+  cwd: string,
 ): { hits: ProtectedHit[]; response: HookResponse } | undefined {
-  if (!ctx.loopId) return undefined;
-  const stateDir = path.resolve(ctx.stateDir ?? path.join(workspace ?? '.', '.ralph'));
-  let manifest;
-  try {
-    manifest = readManifest(stateDir, ctx.loopId);
-  } catch (e) {
-    notes.push(`could not read the verification manifest: ${oneLine(e)}`);
-    return undefined;
-  }
-  if (!manifest) return undefined;
-  const cwd = workspace ?? manifest.workspace;
   const hits = touchedPaths(call, { cwd })
     .flatMap((t) => protectedHits(manifest, t))
     .filter((h) => h.kind !== 'sections' || h.action === 'delete' || changesSettings(call, path.join(cwd, h.path)));
@@ -324,6 +432,12 @@ Environment:
   RALPH_HOOK_SPOOL   set by the worker for a sandboxed agent: entries go to this file, moved into the logs after the run
   RALPH_HOOK_POLICY  warn (default): warn on high and critical calls; deny: also block critical ones
 
+In-iteration correction: after a call that changed a test, test/CI configuration or protected file in a way the
+loop rejects (a test deleted, a skip added, an assertion weakened, a coverage threshold lowered, tests ignored, a
+mock of the module under test), post-tool-use answers {"decision": "block", "reason": ...}: Claude Code shows the
+reason to the model at once, so it can undo the change in the same iteration. Honest edits (a new test, a renamed,
+moved or split test, tests the task asks to remove) are never blocked. The loop then records corrected_in_iteration.
+
 Protected paths: when the loop recorded a verification manifest (<state>/loops/<loop>/verification/manifest.json),
 a write, edit or delete of a protected file (tests, their data, test/lint/CI configuration, files the checks name)
 is denied before it runs (verification.hookPolicy: deny, the default) or warned about (warn).
@@ -333,7 +447,7 @@ is denied before it runs (verification.hookPolicy: deny, the default) or warned 
 export function hookCommand(program: Command): Command {
   const hook = program
     .command('hook')
-    .description('Claude Code tool-call hook: log risky calls, warn or deny, take rollback checkpoints')
+    .description('Claude Code tool-call hook: log risky calls, warn or deny, block cheats, take rollback checkpoints')
     .addHelpText('after', INSTALL_HELP);
   for (const event of HOOK_EVENTS)
     hook
@@ -341,7 +455,7 @@ export function hookCommand(program: Command): Command {
       .description(
         event === 'pre-tool-use'
           ? 'before a tool call: judge it, log it, warn or deny, checkpoint the workspace'
-          : 'after a tool call: log it and remind the agent to check what it did',
+          : 'after a tool call: log it, block a change the loop would reject, remind the agent to check what it did',
       )
       .addHelpText('after', INSTALL_HELP)
       // Not through runCommand: a hook never connects to Temporal and must exit 0 whatever happens.
