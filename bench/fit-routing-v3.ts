@@ -30,6 +30,8 @@ import {
 
 import type { Labelled } from './routing-eval';
 
+export type { Labelled } from './routing-eval';
+
 /** The classes of the text part: the built-in domains, `general` last. */
 export const V3_CLASSES = [
   'security',
@@ -182,7 +184,7 @@ function chooseCalibration(xs: Example[], p: Params): { temperature: number; off
   return best;
 }
 
-const r4 = (x: number): number => Math.round(x * 10000) / 10000;
+const r4 = (x: number): number => Math.round(x * 10000) / 10000 || 0;
 
 /** Fits the v3 weights on `train`, calibrated on `cal`: the object model-v3-weights.ts holds. */
 export function fitV3(train: Labelled['tasks'], cal: Labelled['tasks'], profiles: readonly ProfileKeywords[]) {
@@ -203,7 +205,7 @@ export function fitV3(train: Labelled['tasks'], cal: Labelled['tasks'], profiles
   const C = V3_CLASSES.length;
   const tokens: Record<string, number[]> = {};
   vocabList.forEach((k, i) => {
-    const row = V3_CLASSES.map((_, cl) => Math.round(p.W[i * C + cl] * 1000) / 1000);
+    const row = V3_CLASSES.map((_, cl) => Math.round(p.W[i * C + cl] * 1000) / 1000 || 0);
     if (row.some((x) => Math.abs(x) >= PRUNE)) tokens[k] = row;
   });
   return {
