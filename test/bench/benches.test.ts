@@ -37,15 +37,18 @@ const SLOW = 300_000;
 
 describe('every bench completes at tiny sizes and writes its results', () => {
   it(
-    'bench:routing: the three splits, their reliability tables and latency',
+    'bench:routing: the four splits (v3, and v2 alongside), their reliability tables and latency',
     async () => {
       const r = await bench('routing', 'routing', { BENCH_TEXTS: '500' });
       const a = r.accuracy as Record<string, { tasks: number; shouldRoute: number; reliability: { rows: unknown[] } }>;
-      for (const s of ['train', 'calibration', 'heldout']) {
+      for (const s of ['train', 'calibration', 'heldout', 'heldoutBlind']) {
         expect(a[s].tasks).toBeGreaterThan(50);
         expect(a[s].reliability.rows).toHaveLength(6);
       }
+      expect(a.heldoutBlind.tasks).toBeGreaterThanOrEqual(150);
       expect(a.train.tasks + a.calibration.tasks + a.heldout.tasks).toBeGreaterThanOrEqual(300 + 159);
+      const v2 = (r.accuracy as { v2: Record<string, { tasks: number }> }).v2;
+      expect(v2.heldoutBlind.tasks).toBe(a.heldoutBlind.tasks);
       expect(r).toMatchObject({ classification: { texts: 500 }, targets: expect.any(Object) });
     },
     SLOW,

@@ -29,6 +29,8 @@ describe('ralphLoop replay', () => {
         // Routing v2 (patch routing-v2-calibrated): the calibrated model, and a profile budget that hands back to
         // the base agent.
         'routing-budget.json',
+        // Routing v3 (patch routing-v3-model): the v3 model routes a security task to its profile.
+        'routing-v3-model.json',
         // Fused iterations (patch fused-iteration-v1): detection pass and check inside the agent's activity; one
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',

@@ -87,6 +87,8 @@ describe('automatic routing in ralphLoop', () => {
     expect(s.result!.routing).toMatchObject({ agent: 'security_specialist', domain: 'security' });
     // The session file is removed when the loop ends.
     expect(fs.existsSync(sessionPath(ws, id))).toBe(false);
+    // A loop started now routes with the v3 model (patch routing-v3-model).
+    await recordHistory(h, id, 'routing-v3-model');
   });
 
   it('runs a dns → cloud_architect → security chain, each prompt holding the previous context', async () => {

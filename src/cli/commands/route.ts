@@ -12,7 +12,13 @@ import { z } from 'zod';
 import { loadAgentProfiles } from '../../state/routing-files';
 import { routeLoop } from '../../client';
 import { DEFAULT_PROFILES_DIR } from '../../config/routing';
-import { ROUTING_DEFAULTS, buildRoutingIndex, classify, type Classification } from '../../core/routing/classifier';
+import {
+  ROUTING_DEFAULTS,
+  buildRoutingIndex,
+  classify,
+  isCalibrated,
+  type Classification,
+} from '../../core/routing/classifier';
 import { routePayloadProblem, type RoutePayload } from '../../core/routing/signal';
 import { defaultBy } from '../signal-helpers';
 import { CommandFailedError, UsageError, runCommand, table } from '../run-command';
@@ -79,7 +85,7 @@ export function explanationLines(
   e: RouteExplanation,
   rules: { minConfidence: number; minComplexity: number },
 ): string[] {
-  const calibrated = e.model === 'calibrated';
+  const calibrated = isCalibrated(e.model);
   const out = [
     `domain       ${e.domain}`,
     `${calibrated ? 'probability' : 'confidence '}  ${e.confidence}${calibrated ? ' (calibrated: right this often)' : ''}`,

@@ -7,6 +7,7 @@
  * explainable (`why` lists every match) and accurate enough on our labelled set (bench:routing).
  */
 import { ROUTING_MODEL_WEIGHTS, routingProbabilities, type RoutingEvidence } from './model';
+import { routingProbabilitiesV3, textTokens } from './model-v3';
 import {
   COMPLEXITY_TERMS,
   COMPLEXITY_TERMS_V2,
@@ -145,11 +146,12 @@ export function normalizeText(s: string): string {
 
 /**
  * Builds the keyword index of the built-in vocabulary plus `profiles`. `model` picks the confidence and vocabulary:
- * `calibrated` (default) or `keywords` (routing-v1, for loops recorded before the calibrated model).
+ * `calibrated-v3` (default: vocabulary v2, no learned keywords, the v3 model), `calibrated` (routing-v2: vocabulary
+ * v2 plus its learned keywords) or `keywords` (routing-v1, for loops recorded before the calibrated model).
  */
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
-  model: ConfidenceModel = 'calibrated',
+  model: ConfidenceModel = 'calibrated-v3',
   learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
@@ -169,7 +171,7 @@ export function buildRoutingIndex(
     into.set(t, hit.profile ? hits.filter((h) => h.profile || h.domain === hit.domain) : hits);
   };
   const domains = new Set<string>();
-  for (const [domain, kws] of Object.entries(builtinVocabulary(model === 'calibrated' ? 2 : 1)) as [
+  for (const [domain, kws] of Object.entries(builtinVocabulary(model === 'keywords' ? 1 : 2)) as [
     string,
     readonly WeightedKeyword[],
   ][]) {
@@ -200,7 +202,7 @@ export function buildRoutingIndex(
   }
   const cPhrases: string[] = [];
   const cWords = new Set<string>();
-  for (const t of model === 'calibrated' ? [...COMPLEXITY_TERMS, ...COMPLEXITY_TERMS_V2] : COMPLEXITY_TERMS) {
+  for (const t of model === 'keywords' ? COMPLEXITY_TERMS : [...COMPLEXITY_TERMS, ...COMPLEXITY_TERMS_V2]) {
     const n = normalizeText(t);
     if (n.includes(' ')) cPhrases.push(n);
     else cWords.add(n);
@@ -218,6 +220,9 @@ export function buildRoutingIndex(
 }
 
 const DEFAULT_INDEX = buildRoutingIndex();
+
+/** A built-in domain no keyword matched is shown (and may win) with v3 when its probability is at least this. */
+const V3_MIN_SHOWN = 0.05;
 
 /** A word and its singular forms (`policies` → `policie`, `polici`... the index has the real form). */
 const forms = (t: string): string[] => {
@@ -311,8 +316,15 @@ const wordsBefore = (norm: string, i: number): number => {
   return before ? before.split(' ').length : 0;
 };
 
-/** How a classification's confidence is computed: the calibrated model (default) or the keyword-ratio of routing-v1. */
-export type ConfidenceModel = 'calibrated' | 'keywords';
+/**
+ * How a classification's confidence is computed: `calibrated-v3` (the v3 model: keyword features plus the text's own
+ * words, ./model-v3.ts), `calibrated` (routing-v2: keyword features only, ./model.ts) or `keywords` (routing-v1's
+ * keyword ratio). The older ones stay so loops recorded with them replay alike.
+ */
+export type ConfidenceModel = 'calibrated-v3' | 'calibrated' | 'keywords';
+
+/** Whether a model's confidence is a calibrated probability (v2 and v3). */
+export const isCalibrated = (model: ConfidenceModel): boolean => model !== 'keywords';
 
 /** The v1 confidence (before the calibrated model): strength (1 - e^(-score/2.4)) times dominance over the runner-up. */
 function keywordConfidences(ranked: [string, number][]): Record<string, number> {
@@ -347,9 +359,16 @@ export function classify(
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   let confidences: Record<string, number>;
   let general: number | undefined;
-  if (model === 'calibrated') {
-    const p = routingProbabilities(k);
+  if (isCalibrated(model)) {
+    const p =
+      model === 'calibrated-v3'
+        ? routingProbabilitiesV3({ evidence: k, tokens: textTokens(normalizeText(text)) })
+        : routingProbabilities(k);
     confidences = {};
+    // v3 scores every built-in domain from the text's words too: one no keyword matched joins when it is probable.
+    // Without any keyword match it must also beat `general` (else the text stays `general`, as with v2).
+    for (const [d, q] of p.domains)
+      if (!scores.has(d) && q >= V3_MIN_SHOWN && (scores.size > 0 || q > p.general)) ranked.push([d, 0]);
     for (const [d] of ranked) confidences[d] = prob3(p.domains.get(d) ?? 0);
     general = prob3(p.general);
     // The primary domain is the most probable one (ties: the higher keyword score, then the name).
@@ -359,7 +378,7 @@ export function classify(
   // The calibrated model also counts specialist jargon (distinct keywords that name a domain on their own): a short,
   // jargon-dense issue title ("IDOR on GET /invoices/:id") is specialist work, a short plain one ("fix the bug") not.
   let jargon = 0;
-  if (model === 'calibrated' && k.words >= JARGON_MIN_WORDS) for (const n of k.strong.values()) jargon += n;
+  if (isCalibrated(model) && k.words >= JARGON_MIN_WORDS) for (const n of k.strong.values()) jargon += n;
   const complexity = Math.min(
     10,
     1 +
@@ -376,7 +395,11 @@ export function classify(
   }
   const [domain, score] = ranked[0];
   const confidence = confidences[domain];
-  why.push(`${domain} scored ${score} (${matched[domain].join(', ')})`);
+  why.push(
+    matched[domain]
+      ? `${domain} scored ${score} (${matched[domain].join(', ')})`
+      : `${domain} from the text's words (no keyword matched)`,
+  );
   if (ranked[1]) why.push(`runner-up ${ranked[1][0]} scored ${ranked[1][1]}`);
   if (general !== undefined) why.push(`probability ${domain} ${confidence}, no specialist (general) ${general}`);
   const candidates = index.profilesByDomain.get(domain) ?? [];

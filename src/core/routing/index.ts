@@ -10,3 +10,4 @@ export * from './signal';
 export * from './profile';
 export * from './model';
 export * from './tracker';
+export * from './model-v3';

@@ -11,6 +11,7 @@ import {
   classify,
   shouldSwitch,
   type Classification,
+  isCalibrated,
   type ConfidenceModel,
   type ProfileKeywords,
   type RoutingIndex,
@@ -138,7 +139,7 @@ export function newRoutingState(carryIn: RoutingCarryIn = {}): RoutingState {
 export class RoutingTracker {
   private index: RoutingIndex;
   private pending: (RoutingLogEntry & { id: string })[] = [];
-  /** Routing v2: the calibrated model and profile budgets (v1 loops replay without either). */
+  /** Routing v2 or later: a calibrated model and profile budgets (v1 loops replay without either). */
   readonly v2: boolean;
 
   constructor(
@@ -149,8 +150,8 @@ export class RoutingTracker {
     readonly taskId?: string,
     options: { model?: ConfidenceModel } = {},
   ) {
-    const model = options.model ?? 'calibrated';
-    this.v2 = model === 'calibrated';
+    const model = options.model ?? 'calibrated-v3';
+    this.v2 = isCalibrated(model);
     this.index = buildRoutingIndex(profiles, model);
   }
 

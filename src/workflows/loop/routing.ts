@@ -31,6 +31,11 @@ export const ROUTING_PATCH = 'routing-v1';
  */
 export const ROUTING_V2_PATCH = 'routing-v2-calibrated';
 /**
+ * Patch id of routing v3: the v3 model (keyword features plus the text's own words) decides the confidence. Loops
+ * recorded with v2 replay with the v2 model (and v1 loops with v1); budgets are on for v2 and v3.
+ */
+export const ROUTING_V3_PATCH = 'routing-v3-model';
+/**
  * Patch id of host-affine routing: a host-bound loop runs routing's activities (profiles, session, handoff, log) on
  * its host's queue, like every other workspace activity, instead of as local activities on whichever worker runs the
  * workflow task.
@@ -104,8 +109,9 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     }
     if (r.sessionError) state.warnings.push(r.sessionError);
   }
-  // Routing v2 (calibrated confidence, budgets) for loops recorded with it or started now.
-  const model = patched(ROUTING_V2_PATCH) ? 'calibrated' : 'keywords';
+  // Routing v3 (the v3 model) for loops started now; v2 (calibrated confidence, budgets) or v1 for loops recorded
+  // with them.
+  const model = patched(ROUTING_V3_PATCH) ? 'calibrated-v3' : patched(ROUTING_V2_PATCH) ? 'calibrated' : 'keywords';
   const t = new RoutingTracker(rulesOf(input), m.state.loopId, profiles, state, input.routing?.carryIn?.taskId, {
     model,
   });
