@@ -16,19 +16,20 @@ let id: string;
 beforeAll(async () => {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   h = await Harness.start();
-  // A jest-shaped runner: `passed` of 10 tests pass, as progress.json says.
+  // A jest-shaped runner: `passed` of 10 tests pass, as src/progress.json says (product data: below the root, where a
+  // JSON file is not taken for tool configuration by the verification tree).
   const fakeJest = `const fs = require('fs');
-const passed = JSON.parse(fs.readFileSync('progress.json', 'utf8')).passed;
+const passed = JSON.parse(fs.readFileSync('src/progress.json', 'utf8')).passed;
 const a = Array.from({ length: 10 }, (_, i) => ({ title: 't' + i, fullName: 't' + i, ancestorTitles: [], status: i < passed ? 'passed' : 'failed', failureMessages: i < passed ? [] : ['Error: nope'] }));
 console.log(JSON.stringify({ success: passed === 10, numPassedTests: passed, numFailedTests: 10 - passed, numTotalTests: 10, testResults: [{ name: process.cwd() + '/q.test.js', status: passed === 10 ? 'passed' : 'failed', assertionResults: a }] }));
 process.exit(passed === 10 ? 0 : 1);
 `;
   ws = tempWorkspace(
-    { 'fake-jest.js': fakeJest, 'progress.json': JSON.stringify({ passed: 5 }) },
+    { 'fake-jest.js': fakeJest, 'src/progress.json': JSON.stringify({ passed: 5 }) },
     {
       iterations: [
         [{ print: 'Everything is implemented.' }, { promise: 'DONE' }],
-        [{ write: 'progress.json', content: JSON.stringify({ passed: 10 }) }, { promise: 'DONE' }],
+        [{ write: 'src/progress.json', content: JSON.stringify({ passed: 10 }) }, { promise: 'DONE' }],
       ],
     },
   );
