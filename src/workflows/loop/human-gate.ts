@@ -47,6 +47,23 @@ export async function openAndWait(
 }
 
 /**
+ * Ends the loop at a gate the human aborted, or approved (accepted by them) when `approveEnds`; undefined for any
+ * other decision, which the caller acts on.
+ */
+export function endAtGate(ctx: LoopContext, d: GateDecision, approveEnds = true): Promise<LoopResult> | undefined {
+  if (d.decision === 'abort')
+    return finish(ctx, { status: 'aborted', reason: d.reason ?? `aborted at gate ${d.gateId}`, by: d.by });
+  if (d.decision === 'approve' && approveEnds)
+    return finish(ctx, {
+      status: 'accepted',
+      acceptedBy: 'human',
+      reason: d.reason ?? `approved at gate ${d.gateId}`,
+      by: d.by,
+    });
+  return undefined;
+}
+
+/**
  * The loop's own gate. Returns the loop's result on approve (accepted by the human) or abort, or undefined on reject:
  * the loop goes on with the guidance and the extra iterations; a `rejections` gate resets the streak and a `budget`
  * gate raises the budget by half.
@@ -56,15 +73,8 @@ export async function humanGate(
   gate: Extract<Next, { kind: 'human-gate' }>,
 ): Promise<LoopResult | undefined> {
   const d = await awaitHuman(ctx, gate.reason, gate.title, gate.details);
-  if (d.decision === 'approve')
-    return finish(ctx, {
-      status: 'accepted',
-      acceptedBy: 'human',
-      reason: d.reason ?? `approved at gate ${d.gateId}`,
-      by: d.by,
-    });
-  if (d.decision === 'abort')
-    return finish(ctx, { status: 'aborted', reason: d.reason ?? `aborted at gate ${d.gateId}`, by: d.by });
+  const ended = endAtGate(ctx, d);
+  if (ended) return ended;
   const { m } = ctx;
   if (gate.reason === 'rejections') m.resetRejections();
   if (gate.reason === 'budget') m.state.budgetScale = (m.state.budgetScale ?? 1) + 0.5;
@@ -87,15 +97,8 @@ export async function regressionGate(
   const numbers = gateNumbers(m.state.records, n);
   const d = await awaitHuman(ctx, escalation.reason, escalation.title, escalation.details, { numbers });
   const rollbackTo = ctx.tracker!.onDecision(d.decision, n);
-  if (d.decision === 'abort')
-    return finish(ctx, { status: 'aborted', reason: d.reason ?? `aborted at gate ${d.gateId}`, by: d.by });
-  if (d.decision === 'approve' && esc.completed)
-    return finish(ctx, {
-      status: 'accepted',
-      acceptedBy: 'human',
-      reason: d.reason ?? `approved at gate ${d.gateId}`,
-      by: d.by,
-    });
+  const ended = endAtGate(ctx, d, esc.completed);
+  if (ended) return ended;
   if (rollbackTo) {
     const r = await ctx.acts.restoreCheckpoint({
       loopId: m.state.loopId,

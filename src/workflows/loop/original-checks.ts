@@ -26,8 +26,8 @@ import type { RalphLoopCarry } from './carry';
 import { nowIso, type LoopContext, type Next } from './context';
 export type { VerificationBaseline } from './context';
 import { describeActivityFailure, rethrowHostMove } from './failures';
-import { awaitHuman } from './human-gate';
-import { finish, persist } from './persist';
+import { awaitHuman, endAtGate } from './human-gate';
+import { persist } from './persist';
 import type { Verification } from './verify';
 
 /** Patch id of verification: loops recorded before it replay without the baseline and the verification run. */
@@ -226,15 +226,8 @@ export async function verificationGate(
   const { m } = ctx;
   const d = await awaitHuman(ctx, g.reason, g.title, g.details, { evidence: g.evidence });
   const trackerRollback = g.trackerEscalated ? ctx.tracker?.onDecision(d.decision, g.n) : undefined;
-  if (d.decision === 'abort')
-    return finish(ctx, { status: 'aborted', reason: d.reason ?? `aborted at gate ${d.gateId}`, by: d.by });
-  if (d.decision === 'approve')
-    return finish(ctx, {
-      status: 'accepted',
-      acceptedBy: 'human',
-      reason: d.reason ?? `approved at gate ${d.gateId}`,
-      by: d.by,
-    });
+  const ended = endAtGate(ctx, d);
+  if (ended) return ended;
   const rollbackTo = trackerRollback ?? g.rollbackTo;
   if (rollbackTo) {
     const r = await ctx.acts.restoreCheckpoint({

@@ -8,8 +8,8 @@ import { patched } from '@temporalio/workflow';
 import type { LoopResult } from '../../core/loop-types';
 import { diffLine, questionDetails, type AgentQuestion, type QuestionSource } from '../../core/questions';
 import { nowIso, type LoopContext, type Next } from './context';
-import { openAndWait } from './human-gate';
-import { finish, persist } from './persist';
+import { endAtGate, openAndWait } from './human-gate';
+import { persist } from './persist';
 
 /** Patch id of questions: loops recorded before it never open a question gate. */
 export const QUESTIONS_PATCH = 'questions-v1';
@@ -88,15 +88,8 @@ export async function questionGate(
         gate.openedAt,
       ),
   );
-  if (d.decision === 'approve')
-    return finish(ctx, {
-      status: 'accepted',
-      acceptedBy: 'human',
-      reason: d.reason ?? `approved at gate ${d.gateId}`,
-      by: d.by,
-    });
-  if (d.decision === 'abort')
-    return finish(ctx, { status: 'aborted', reason: d.reason ?? `aborted at gate ${d.gateId}`, by: d.by });
+  const ended = endAtGate(ctx, d);
+  if (ended) return ended;
   m.setPhase('agent', nowIso());
   await persist(ctx);
   return undefined;
