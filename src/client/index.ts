@@ -16,6 +16,7 @@ import { loopStaticDetails, loopStaticSummary, projectStaticDetails, projectStat
 import type { DecisionPayload, SignalName } from '../core/loop-machine';
 import type { LoopResult, LoopState } from '../core/loop-types';
 import type { ProjectState, UnblockRequest } from '../core/project-machine';
+import { runningChildren, type ChildGate } from '../core/child-gates';
 import type { RoutePayload } from '../core/routing/signal';
 import {
   InvalidInputError,
@@ -40,6 +41,7 @@ import {
   unblock,
   type ProjectUpdateAnswer,
 } from '../workflows/messages';
+import { withTimeout } from './watch';
 
 export * from './errors';
 export * from './watch';
@@ -360,6 +362,24 @@ export async function getProjectTasks(client: Client, projectId: string): Promis
     if (failure) throw new ProjectFailedError(projectId, failure);
     throw e;
   }
+}
+
+/** How long a view waits for a child loop's `status` query. */
+const CHILD_QUERY_MS = 5_000;
+
+/**
+ * The pending human gates of a project's running child loops (a child's question pauses the whole project until it is
+ * answered), read from each child's `status` query at view time. A child that does not answer in time (no worker, or
+ * it just ended) is left out.
+ */
+export async function projectChildGates(client: Client, project: ProjectState): Promise<ChildGate[]> {
+  const found = await Promise.all(
+    runningChildren(project).map(async (c) => {
+      const s = await withTimeout(client.workflow.getHandle(c.loopId).query(status), CHILD_QUERY_MS);
+      return s?.pendingGate && !s.result ? { ...c, gate: s.pendingGate } : undefined;
+    }),
+  );
+  return found.filter((g): g is ChildGate => !!g);
 }
 
 /** What an operator update did: the tasks it changed and the project's note. */

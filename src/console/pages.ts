@@ -7,6 +7,7 @@ import type { LoopSummary, ProjectSummary } from '../client';
 import type { HumanGate, IterationRecord, LoopState } from '../core/loop-types';
 import { numbersHeader, numbersRows } from '../core/gate-numbers';
 import type { ProjectState } from '../core/project-machine';
+import { childGateCommands, type ChildGate } from '../core/child-gates';
 import type { BestOutput, TrajectoryPoint } from '../core/anti-laziness-types';
 import { sandboxLine } from '../core/sandbox';
 import { describeBinding } from '../core/hosts';
@@ -614,8 +615,41 @@ function signalsTable(s: LoopState): Html {
     </table>`;
 }
 
-/** A project's page: where it stands, its task table, the blocked tasks with their reasons and an unblock form. */
-export function projectPage(p: ProjectState, workflowStatus: string, ctx: PageContext): string {
+/** A project's child loops waiting at a human gate: what each asks, a link to answer it, and the CLI command. */
+function childGatesPanel(gates: ChildGate[]): Html | '' {
+  if (!gates.length) return '';
+  return html`<section class="gate" id="child-gates">
+    <h2>Waiting for you (the project goes on once answered)</h2>
+    ${gates.map(
+      (c) =>
+        html`<div class="child-gate" data-loop="${c.loopId}">
+          <p>
+            task <strong>${c.taskId}</strong> (attempt ${c.attempt}) · loop
+            <a href="/loops/${enc(c.loopId)}">${c.loopId}</a> · gate <code>${c.gate.id}</code> · reason
+            <strong>${c.gate.reason}</strong>
+          </p>
+          <blockquote class="child-gate-ask">
+            <pre>${c.gate.question ? c.gate.question.text : c.gate.title}</pre>
+          </blockquote>
+          <p>
+            Answer on <a href="/loops/${enc(c.loopId)}#pending-gate">the loop's page</a>, or:
+            ${childGateCommands(c.loopId, c.gate).map((cmd) => html`<br /><code>${cmd}</code>`)}
+          </p>
+        </div>`,
+    )}
+  </section>`;
+}
+
+/**
+ * A project's page: where it stands, its child loops waiting at a human gate, its task table, the blocked tasks with
+ * their reasons and an unblock form.
+ */
+export function projectPage(
+  p: ProjectState,
+  workflowStatus: string,
+  ctx: PageContext,
+  childGates: ChildGate[] = [],
+): string {
   const blocked = p.tasks.filter((t) => t.status === 'blocked');
   const disabled = ctx.unreachable ? raw('disabled') : '';
   return layout(
@@ -626,6 +660,7 @@ export function projectPage(p: ProjectState, workflowStatus: string, ctx: PageCo
         ${badge(p.status)} · workflow ${workflowStatus.toLowerCase()} · PRD <code>${p.prdFile}</code> · ${p.attemptsRun}
         attempts
       </p>
+      ${childGatesPanel(childGates)}
       <h2>Tasks</h2>
       <table id="tasks">
         <tr>
