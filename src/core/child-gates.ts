@@ -19,6 +19,30 @@ export interface ChildGate extends RunningChild {
   gate: HumanGate;
 }
 
+/**
+ * What a child loop tells its project when a human gate opens (`gate`: what the project's Temporal UI details need)
+ * and when it closes (no `gate`).
+ */
+export interface ChildGateNotice {
+  loopId: string;
+  gate?: Pick<HumanGate, 'id' | 'reason' | 'title' | 'options'> & { question?: { text: string; source: string } };
+}
+
+/** The notice a child sends for its open gate `g` (the question's text clipped to 2000 characters). */
+export function childGateNotice(loopId: string, g: HumanGate): ChildGateNotice {
+  const { id, reason, title, options, question } = g;
+  return {
+    loopId,
+    gate: {
+      id,
+      reason,
+      title,
+      options,
+      ...(question ? { question: { text: question.text.slice(0, 2000), source: question.source } } : {}),
+    },
+  };
+}
+
 /** The project's running child loops: the last attempt of each running task, while it has no outcome. */
 export function runningChildren(s: ProjectState): RunningChild[] {
   if (s.status === 'done' || s.status === 'aborted') return [];
@@ -47,7 +71,7 @@ export function childGateAsk(g: HumanGate): string {
  */
 export function childGateCommands(
   loopId: string,
-  g: HumanGate,
+  g: Pick<HumanGate, 'options'>,
   quote: (s: string) => string = (s) => s,
   tail = '',
 ): string[] {

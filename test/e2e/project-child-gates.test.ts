@@ -1,8 +1,8 @@
 /**
  * A project whose child loop asks a question, on a real dev server with the built CLI as subprocesses: the question
  * gate pauses the project, and the project's views show it with the command that answers it (`ralph start --prd
- * --follow`, `ralph status <project>` and its `--json`, the console's project page). `ralph answer <child>` resumes
- * the child, and the project runs to completion.
+ * --follow`, `ralph status <project>` and its `--json`, the console's project page, the project's Temporal UI current
+ * details). `ralph answer <child>` resumes the child, and the project runs to completion.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { projectChildGates } from '../../src/client';
 import { projectPage } from '../../src/console/pages';
 import type { ProjectState } from '../../src/core/project-machine';
 import { Harness, tempWorkspace } from '../helpers/env';
+import { recordHistory } from '../helpers/histories';
 
 const CLI = path.resolve(__dirname, '../../dist/src/cli/index.js');
 
@@ -93,6 +94,9 @@ describe("a project shows its child loops' human gates", () => {
         '--heartbeat-timeout',
         '10',
         '--no-anti-laziness',
+        // The id the recorded history is replayed under (test/workflows/replay.test.ts).
+        '--id',
+        'project-child-question',
         '--follow',
         ...conn(),
       ],
@@ -154,6 +158,17 @@ describe("a project shows its child loops' human gates", () => {
     expect(page).toContain(`href="/loops/${child}#pending-gate"`);
     expect(page).toContain(`ralph answer ${child} &quot;your answer&quot;`);
 
+    // The project's Temporal UI current details (told by the child, patch child-gate-notice-v1).
+    const details = await until('the gate in the project details', async () => {
+      const md = await h.client.workflow
+        .getHandle(id)
+        .query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+      return md.currentDetails?.includes('Waiting for a human') ? md.currentDetails : undefined;
+    });
+    expect(details).toContain(`**Waiting for a human** at gate \`question@1\` (question) of loop \`${child}\``);
+    expect(details).toContain('> The agent asks: Should the importer keep CSV v1 or switch to v2?');
+    expect(details).toContain(`- \`ralph answer ${child} "your answer"\``);
+
     // Answering the child resumes it; the project goes on to T2 and ends done.
     const answered = await ralph(['answer', child, 'Keep v1.', '--by', 'alice', ...conn()]);
     expect({ code: answered.code, stderr: answered.stderr }).toEqual({ code: 0, stderr: '' });
@@ -164,5 +179,13 @@ describe("a project shows its child loops' human gates", () => {
     const end = await ralph(['status', id, ...conn()]);
     expect(end.stdout).not.toContain('waits for a human');
     expect(JSON.parse((await ralph(['status', id, '--json', ...conn()])).stdout).childGates).toEqual([]);
+    const ended = await h.client.workflow
+      .getHandle(id)
+      .query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    expect(ended.currentDetails).toContain('**DONE: every task (2/2)**');
+    expect(ended.currentDetails).not.toContain('Waiting for a human');
+    // Replayed by test/workflows/replay.test.ts: the child's notices (patch child-gate-notice-v1), the project's signals.
+    await recordHistory(h, id, 'project-child-question');
+    await recordHistory(h, child, child);
   }, 240_000);
 });
