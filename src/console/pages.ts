@@ -7,6 +7,7 @@ import type { LoopSummary, ProjectSummary } from '../client';
 import type { HumanGate, IterationRecord, LoopState } from '../core/loop-types';
 import { numbersHeader, numbersRows } from '../core/gate-numbers';
 import type { ProjectState } from '../core/project-machine';
+import type { LoopFlag } from '../core/stats';
 import { childGateCommands, type ChildGate } from '../core/child-gates';
 import type { BestOutput, TrajectoryPoint } from '../core/anti-laziness-types';
 import { sandboxLine } from '../core/sandbox';
@@ -463,18 +464,29 @@ export function routingPanel(s: LoopState): Html | '' {
   </section>`;
 }
 
-export function loopPage(s: LoopState, workflowStatus: string, ctx: PageContext): string {
+export function loopPage(s: LoopState, workflowStatus: string, ctx: PageContext, flags: LoopFlag[] = []): string {
   const p = s.persistence;
   return layout(
     s.loopId,
     ctx,
     html`${loopHeader(s, workflowStatus)} ${s.host ? html`<p id="host">${describeBinding(s.host) ?? ''}</p>` : ''}
       ${s.sandbox ? html`<p id="sandbox" class="${s.sandbox.state === 'enforced' ? 'ok' : 'warn'}">${sandboxLine(s.sandbox)}</p>` : ''}
-      ${routingPanel(s)} ${gatePanel(s, ctx)}
+      ${flagsPanel(flags)} ${routingPanel(s)} ${gatePanel(s, ctx)}
       <h2>Quality trajectory</h2>
       ${qualityChart(trajectoryOf(s), p?.best)} ${p?.best ? html`<p>best: ${p.best.reason}</p>` : ''}
       ${timelineTable(s)} ${interventionsPanel(s)} ${signalsTable(s)}`,
   );
+}
+
+/** The loop's flags (`ralph flag`: accepted work that was bad after all), when, by whom and why. */
+function flagsPanel(flags: LoopFlag[]): Html | '' {
+  if (!flags.length) return '';
+  return html`<section id="flags">
+    <h2>Flagged (${flags.length}): a false negative in <code>ralph stats</code></h2>
+    <ul>
+      ${flags.map((f) => html`<li>${f.at} by ${f.by ?? 'unknown'}: ${f.reason}</li>`)}
+    </ul>
+  </section>`;
 }
 
 /** Where the loop stands: status, phase, iteration, agent, workspace, totals, result, pending guidance. */

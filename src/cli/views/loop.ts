@@ -5,6 +5,7 @@ import { type IterationRecord, type LoopResult, type LoopState } from '../../cor
 import type { AttemptRecord, ProjectState } from '../../core/project-machine';
 import { childGateLines, type ChildGate } from '../../core/child-gates';
 import { trajectoryOf } from '../../core/report';
+import type { LoopFlag } from '../../core/stats';
 import { antiLazinessSummary, qualityBars, regressionsView } from '../../views/report';
 import { routingStatusLines } from '../../core/routing/tracker';
 
@@ -168,6 +169,19 @@ export function statusLines(
 
   if (s.result) out.push('', `result: ${resultLine(s.result)}`, `  state file: ${s.result.stateFile}`);
   return out;
+}
+
+/**
+ * A loop's flags (`ralph flag`: accepted work that was bad after all), oldest first: one line per flag, when, by whom
+ * and why. Nothing when there are none.
+ */
+export function flagLines(flags: LoopFlag[] | undefined): string[] {
+  if (!flags?.length) return [];
+  return [
+    '',
+    `flagged ${flags.length} time${flags.length === 1 ? '' : 's'} (\`ralph stats\` counts the loop as a false negative):`,
+    ...flags.map((f) => `  ${f.at} by ${f.by ?? 'unknown'}: ${f.reason.replace(/\s+/g, ' ').trim()}`),
+  ];
 }
 
 /**
