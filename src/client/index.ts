@@ -113,11 +113,14 @@ function promptFileHead(input: LoopInputRaw): string | undefined {
   }
 }
 
-async function describeOrThrow(client: Client, loopId: string): Promise<{ handle: WorkflowHandle; closed?: string }> {
+async function describeOrThrow(
+  client: Client,
+  loopId: string,
+): Promise<{ handle: WorkflowHandle; closed?: string; type: string }> {
   const handle = client.workflow.getHandle(loopId);
   try {
     const d = await handle.describe();
-    return { handle, closed: d.status.name === 'RUNNING' ? undefined : d.status.name };
+    return { handle, closed: d.status.name === 'RUNNING' ? undefined : d.status.name, type: d.type };
   } catch (e) {
     if (e instanceof WorkflowNotFoundError || (e as Error).name === 'WorkflowNotFoundError')
       throw new LoopNotFoundError(loopId, client.options.namespace);
@@ -163,15 +166,19 @@ export async function getLoopStatus(client: Client, loopId: string): Promise<Loo
   }
 }
 
-/** Sends a human signal; refuses clearly when the loop doesn't exist or already ended. */
+/**
+ * Sends a human signal; refuses clearly when the loop doesn't exist or already ended, and a project for anything but
+ * `abort` (a project has no gate of its own: its child loops' gates are answered on the child, {@link NotALoopError}).
+ */
 export async function signalLoop(
   client: Client,
   loopId: string,
   name: SignalName | 'move',
   payload: DecisionPayload | MovePayload = {},
 ): Promise<void> {
-  const { handle, closed } = await describeOrThrow(client, loopId);
+  const { handle, closed, type } = await describeOrThrow(client, loopId);
   if (closed) throw new LoopFinishedError(loopId, name, closed.toLowerCase());
+  if (type === WorkflowTypes.ralphProject && name !== 'abort') throw new NotALoopError(loopId, type);
   const signal: SignalDefinition<[(DecisionPayload | MovePayload)?]> = loopSignals[name];
   await handle.signal(signal, payload);
 }

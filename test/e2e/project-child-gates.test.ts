@@ -169,6 +169,11 @@ describe("a project shows its child loops' human gates", () => {
     expect(details).toContain('> The agent asks: Should the importer keep CSV v1 or switch to v2?');
     expect(details).toContain(`- \`ralph answer ${child} "your answer"\``);
 
+    // Answering the project instead of its child is refused, naming where the loops are.
+    const wrong = await ralph(['answer', id, 'Keep v1.', ...conn()]);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toContain(`"${id}" is a ralphProject, not a ralphLoop: name the loop of its running task`);
+
     // Answering the child resumes it; the project goes on to T2 and ends done.
     const answered = await ralph(['answer', child, 'Keep v1.', '--by', 'alice', ...conn()]);
     expect({ code: answered.code, stderr: answered.stderr }).toEqual({ code: 0, stderr: '' });
