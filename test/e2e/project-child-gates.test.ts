@@ -193,4 +193,39 @@ describe("a project shows its child loops' human gates", () => {
     await recordHistory(h, id, 'project-child-question');
     await recordHistory(h, child, child);
   }, 240_000);
+  it('aborting the project while its child waits at a question gate cancels the child and ends the project aborted', async () => {
+    const prd = { userStories: [story('T1', 'Fix the importer', 1)] };
+    const ws = tempWorkspace(
+      { 'prd.json': JSON.stringify(prd, null, 2), 'check.js': CHECK, 'ask.js': ASK_THEN_WORK },
+      { tasks: { T1: { default: [{ run: 'node ask.js' }] } } },
+    );
+    const started = await ralph([
+      'start',
+      '--prd',
+      path.join(ws, 'prd.json'),
+      '--workspace',
+      ws,
+      '--script',
+      path.join(ws, '.ralph-script.json'),
+      '--check',
+      'node check.js {taskId}',
+      '--no-anti-laziness',
+      ...conn(),
+    ]);
+    expect(started.code).toBe(0);
+    const id = started.stdout.split('\n')[0];
+    const child = `${id}--T1--a1`;
+    await until('the child gate', async () => {
+      const s = await ralph(['status', id, '--json', ...conn()]);
+      return s.code === 0 && (JSON.parse(s.stdout) as { childGates: unknown[] }).childGates.length ? true : undefined;
+    });
+    const aborted = await ralph(['abort', id, '--by', 'alice', ...conn()]);
+    expect(aborted.code).toBe(0);
+    expect(await h.client.workflow.getHandle(id).result()).toMatchObject({ status: 'aborted' });
+    const childEnd = await until('the child to end', async () => {
+      const d = await h.client.workflow.getHandle(child).describe();
+      return d.status.name === 'RUNNING' ? undefined : d.status.name;
+    });
+    expect(childEnd).toBe('CANCELLED');
+  }, 180_000);
 });

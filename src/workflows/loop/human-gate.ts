@@ -3,7 +3,7 @@
  * decision. Two kinds: the loop's own gates (iterations, rejections or budget ran out) and the anti-laziness layer's
  * escalations (regression, stuck loop, circuit breaker, recovery exhausted), whose `reject` rolls the workspace back.
  */
-import { condition, getExternalWorkflowHandle, log } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
 import { childGateNotice, type ChildGateNotice } from '../../core/child-gates';
 import type { GateDecision, HumanGate, LoopResult } from '../../core/loop-types';
 import { gateNumbers } from '../../core/gate-numbers';
@@ -21,6 +21,8 @@ async function noticeParent(ctx: LoopContext, notice: ChildGateNotice): Promise<
   try {
     await getExternalWorkflowHandle(ctx.notifiesParent).signal(childGate, notice);
   } catch (e) {
+    // The loop being cancelled (its project aborted) goes on as a cancellation.
+    if (isCancellation(e)) throw e;
     // Only a view of the project: an ended project never fails its child.
     log.warn(`could not tell project ${ctx.notifiesParent} about gate: ${(e as Error).message}`);
   }
