@@ -3,7 +3,8 @@
  * the polls of client/watch.ts.
  */
 import type { Client } from '@temporalio/client';
-import { endedLoopResult, endedProjectResult, pollLoop, pollProject } from '../client';
+import { endedLoopResult, endedProjectResult, pollLoop, pollProject, projectChildGates } from '../client';
+import { childGateLines } from '../core/child-gates';
 import { TERMINAL_STATUSES, type HumanGate, type LoopResult, type LoopState } from '../core/loop-types';
 import type { ProjectState } from '../core/project-machine';
 import { unsandboxedLine } from '../core/sandbox';
@@ -134,8 +135,9 @@ export interface FollowProjectOptions {
 }
 
 /**
- * Polls a project's task table, printing a line per attempt end, until the project ends or waits for an operator
- * (then the blocked tasks and the commands that unblock them); returns where it stands.
+ * Polls a project's task table, printing a line per attempt end and per child loop's human gate (with the command
+ * that answers it), until the project ends or waits for an operator (then the blocked tasks and the commands that
+ * unblock them); returns where it stands.
  */
 export async function followProject(
   client: Client,
@@ -178,6 +180,15 @@ export async function followProject(
           const latest = a.n === t.attempts.length;
           say(attemptLine(latest ? t : { ...t, status: 'pending' }, a));
         }
+      // A child loop's human gate (a question, say) pauses the project: said once per gate, with its command.
+      for (const g of await projectChildGates(client, state)) {
+        const key = `${g.loopId}#${g.gate.id}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const [first, ...rest] = childGateLines(g, shellQuote, o.connectionFlags);
+        say(first);
+        for (const l of rest) o.print(`  ${l}`);
+      }
       if (state.status === 'waiting_operator') {
         const r = summary(state, 'waiting_operator', 'only blocked tasks are left: the project waits for an operator');
         say(`project waits for an operator: ${r.done.length} done, ${r.blocked.length} blocked`);

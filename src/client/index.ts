@@ -16,6 +16,7 @@ import { loopStaticDetails, loopStaticSummary, projectStaticDetails, projectStat
 import type { DecisionPayload, SignalName } from '../core/loop-machine';
 import type { LoopResult, LoopState } from '../core/loop-types';
 import type { ProjectState, UnblockRequest } from '../core/project-machine';
+import { runningChildren, type ChildGate } from '../core/child-gates';
 import type { RoutePayload } from '../core/routing/signal';
 import {
   InvalidInputError,
@@ -40,6 +41,7 @@ import {
   unblock,
   type ProjectUpdateAnswer,
 } from '../workflows/messages';
+import { withTimeout } from './watch';
 
 export * from './errors';
 export * from './watch';
@@ -111,11 +113,14 @@ function promptFileHead(input: LoopInputRaw): string | undefined {
   }
 }
 
-async function describeOrThrow(client: Client, loopId: string): Promise<{ handle: WorkflowHandle; closed?: string }> {
+async function describeOrThrow(
+  client: Client,
+  loopId: string,
+): Promise<{ handle: WorkflowHandle; closed?: string; type: string }> {
   const handle = client.workflow.getHandle(loopId);
   try {
     const d = await handle.describe();
-    return { handle, closed: d.status.name === 'RUNNING' ? undefined : d.status.name };
+    return { handle, closed: d.status.name === 'RUNNING' ? undefined : d.status.name, type: d.type };
   } catch (e) {
     if (e instanceof WorkflowNotFoundError || (e as Error).name === 'WorkflowNotFoundError')
       throw new LoopNotFoundError(loopId, client.options.namespace);
@@ -161,15 +166,19 @@ export async function getLoopStatus(client: Client, loopId: string): Promise<Loo
   }
 }
 
-/** Sends a human signal; refuses clearly when the loop doesn't exist or already ended. */
+/**
+ * Sends a human signal; refuses clearly when the loop doesn't exist or already ended, and a project for anything but
+ * `abort` (a project has no gate of its own: its child loops' gates are answered on the child, {@link NotALoopError}).
+ */
 export async function signalLoop(
   client: Client,
   loopId: string,
   name: SignalName | 'move',
   payload: DecisionPayload | MovePayload = {},
 ): Promise<void> {
-  const { handle, closed } = await describeOrThrow(client, loopId);
+  const { handle, closed, type } = await describeOrThrow(client, loopId);
   if (closed) throw new LoopFinishedError(loopId, name, closed.toLowerCase());
+  if (type === WorkflowTypes.ralphProject && name !== 'abort') throw new NotALoopError(loopId, type);
   const signal: SignalDefinition<[(DecisionPayload | MovePayload)?]> = loopSignals[name];
   await handle.signal(signal, payload);
 }
@@ -360,6 +369,24 @@ export async function getProjectTasks(client: Client, projectId: string): Promis
     if (failure) throw new ProjectFailedError(projectId, failure);
     throw e;
   }
+}
+
+/** How long a view waits for a child loop's `status` query. */
+const CHILD_QUERY_MS = 5_000;
+
+/**
+ * The pending human gates of a project's running child loops (a child's question pauses the whole project until it is
+ * answered), read from each child's `status` query at view time. A child that does not answer in time (no worker, or
+ * it just ended) is left out.
+ */
+export async function projectChildGates(client: Client, project: ProjectState): Promise<ChildGate[]> {
+  const found = await Promise.all(
+    runningChildren(project).map(async (c) => {
+      const s = await withTimeout(client.workflow.getHandle(c.loopId).query(status), CHILD_QUERY_MS);
+      return s?.pendingGate && !s.result ? { ...c, gate: s.pendingGate } : undefined;
+    }),
+  );
+  return found.filter((g): g is ChildGate => !!g);
 }
 
 /** What an operator update did: the tasks it changed and the project's note. */

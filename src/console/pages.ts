@@ -7,6 +7,8 @@ import type { LoopSummary, ProjectSummary } from '../client';
 import type { HumanGate, IterationRecord, LoopState } from '../core/loop-types';
 import { numbersHeader, numbersRows } from '../core/gate-numbers';
 import type { ProjectState } from '../core/project-machine';
+import type { LoopFlag } from '../core/stats';
+import { childGateCommands, type ChildGate } from '../core/child-gates';
 import type { BestOutput, TrajectoryPoint } from '../core/anti-laziness-types';
 import { sandboxLine } from '../core/sandbox';
 import { describeBinding } from '../core/hosts';
@@ -462,18 +464,29 @@ export function routingPanel(s: LoopState): Html | '' {
   </section>`;
 }
 
-export function loopPage(s: LoopState, workflowStatus: string, ctx: PageContext): string {
+export function loopPage(s: LoopState, workflowStatus: string, ctx: PageContext, flags: LoopFlag[] = []): string {
   const p = s.persistence;
   return layout(
     s.loopId,
     ctx,
     html`${loopHeader(s, workflowStatus)} ${s.host ? html`<p id="host">${describeBinding(s.host) ?? ''}</p>` : ''}
       ${s.sandbox ? html`<p id="sandbox" class="${s.sandbox.state === 'enforced' ? 'ok' : 'warn'}">${sandboxLine(s.sandbox)}</p>` : ''}
-      ${routingPanel(s)} ${gatePanel(s, ctx)}
+      ${flagsPanel(flags)} ${routingPanel(s)} ${gatePanel(s, ctx)}
       <h2>Quality trajectory</h2>
       ${qualityChart(trajectoryOf(s), p?.best)} ${p?.best ? html`<p>best: ${p.best.reason}</p>` : ''}
       ${timelineTable(s)} ${interventionsPanel(s)} ${signalsTable(s)}`,
   );
+}
+
+/** The loop's flags (`ralph flag`: accepted work that was bad after all), when, by whom and why. */
+function flagsPanel(flags: LoopFlag[]): Html | '' {
+  if (!flags.length) return '';
+  return html`<section id="flags">
+    <h2>Flagged (${flags.length}): a false negative in <code>ralph stats</code></h2>
+    <ul>
+      ${flags.map((f) => html`<li>${f.at} by ${f.by ?? 'unknown'}: ${f.reason}</li>`)}
+    </ul>
+  </section>`;
 }
 
 /** Where the loop stands: status, phase, iteration, agent, workspace, totals, result, pending guidance. */
@@ -614,8 +627,41 @@ function signalsTable(s: LoopState): Html {
     </table>`;
 }
 
-/** A project's page: where it stands, its task table, the blocked tasks with their reasons and an unblock form. */
-export function projectPage(p: ProjectState, workflowStatus: string, ctx: PageContext): string {
+/** A project's child loops waiting at a human gate: what each asks, a link to answer it, and the CLI command. */
+function childGatesPanel(gates: ChildGate[]): Html | '' {
+  if (!gates.length) return '';
+  return html`<section class="gate" id="child-gates">
+    <h2>Waiting for you (the project goes on once answered)</h2>
+    ${gates.map(
+      (c) =>
+        html`<div class="child-gate" data-loop="${c.loopId}">
+          <p>
+            task <strong>${c.taskId}</strong> (attempt ${c.attempt}) · loop
+            <a href="/loops/${enc(c.loopId)}">${c.loopId}</a> · gate <code>${c.gate.id}</code> · reason
+            <strong>${c.gate.reason}</strong>
+          </p>
+          <blockquote class="child-gate-ask">
+            <pre>${c.gate.question ? c.gate.question.text : c.gate.title}</pre>
+          </blockquote>
+          <p>
+            Answer on <a href="/loops/${enc(c.loopId)}#pending-gate">the loop's page</a>, or:
+            ${childGateCommands(c.loopId, c.gate).map((cmd) => html`<br /><code>${cmd}</code>`)}
+          </p>
+        </div>`,
+    )}
+  </section>`;
+}
+
+/**
+ * A project's page: where it stands, its child loops waiting at a human gate, its task table, the blocked tasks with
+ * their reasons and an unblock form.
+ */
+export function projectPage(
+  p: ProjectState,
+  workflowStatus: string,
+  ctx: PageContext,
+  childGates: ChildGate[] = [],
+): string {
   const blocked = p.tasks.filter((t) => t.status === 'blocked');
   const disabled = ctx.unreachable ? raw('disabled') : '';
   return layout(
@@ -626,6 +672,7 @@ export function projectPage(p: ProjectState, workflowStatus: string, ctx: PageCo
         ${badge(p.status)} · workflow ${workflowStatus.toLowerCase()} · PRD <code>${p.prdFile}</code> · ${p.attemptsRun}
         attempts
       </p>
+      ${childGatesPanel(childGates)}
       <h2>Tasks</h2>
       <table id="tasks">
         <tr>

@@ -17,6 +17,7 @@ import {
   describeWorkflow,
   getLoopStatus,
   getProjectTasks,
+  projectChildGates,
   listLoops,
   listProjects,
   signalLoop,
@@ -30,6 +31,9 @@ import type { LoopState } from '../core/loop-types';
 import type { ProjectState } from '../core/project-machine';
 import { rootLogger } from '../telemetry/logger';
 import { TemporalUnreachableError } from './errors';
+import type { ChildGate } from '../core/child-gates';
+import type { LoopFlag } from '../core/stats';
+import { loopFlags } from '../state/flags';
 import { errorPage, loginPage, loopPage, loopsPage, projectPage, type LoopFilters, type PageContext } from './pages';
 
 /** Cookie holding the token after login. */
@@ -272,13 +276,14 @@ function registerPages({ app, read, pageCtx, sendHtml }: ConsoleParts): void {
         `loop:${id}`,
         async (c) => {
           const d = await describeWorkflow(c, id);
-          return { state: await getLoopStatus(c, id), status: d.status };
+          const state = await getLoopStatus(c, id);
+          return { state, status: d.status, flags: loopFlags(state) };
         },
         { ...pageCtx(req, reply), refresh: 5 },
       );
-      const v = r.value as { state: LoopState; status: string } | undefined;
+      const v = r.value as { state: LoopState; status: string; flags?: LoopFlag[] } | undefined;
       if (!v) return sendHtml(reply, errorPage('unavailable', `loop ${id}: nothing cached yet`, r.ctx), 503);
-      return sendHtml(reply, loopPage(v.state, v.status, r.ctx));
+      return sendHtml(reply, loopPage(v.state, v.status, r.ctx, v.flags));
     } catch (e) {
       return sendHtml(reply, errorPage('not found', (e as Error).message, pageCtx(req, reply)), 404);
     }
@@ -292,13 +297,14 @@ function registerPages({ app, read, pageCtx, sendHtml }: ConsoleParts): void {
         async (c) => {
           const d = await describeWorkflow(c, id);
           if (d.type !== WorkflowTypes.ralphProject) throw new Error(`"${id}" is a ${d.type}, not a project`);
-          return { state: await getProjectTasks(c, id), status: d.status };
+          const state = await getProjectTasks(c, id);
+          return { state, status: d.status, childGates: await projectChildGates(c, state) };
         },
         { ...pageCtx(req, reply), refresh: 10 },
       );
-      const v = r.value as { state: ProjectState; status: string } | undefined;
+      const v = r.value as { state: ProjectState; status: string; childGates?: ChildGate[] } | undefined;
       if (!v) return sendHtml(reply, errorPage('unavailable', `project ${id}: nothing cached yet`, r.ctx), 503);
-      return sendHtml(reply, projectPage(v.state, v.status, r.ctx));
+      return sendHtml(reply, projectPage(v.state, v.status, r.ctx, v.childGates ?? []));
     } catch (e) {
       return sendHtml(reply, errorPage('not found', (e as Error).message, pageCtx(req, reply)), 404);
     }

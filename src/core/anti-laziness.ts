@@ -11,7 +11,15 @@ import { detectCoverageRegression } from './detectors/coverage-regression';
 import { detectFalseCompletion } from './detectors/evidence';
 import { detectPlateau, detectStuck, normaliseError, shortHash } from './detectors/stuck';
 import type { CoverageCount } from './gates';
-import { adaptText, clarificationQuestion, diagnose, OVERLOAD_TYPES, shouldEscalate, strategyFor } from './pdare';
+import {
+  adaptText,
+  clarificationQuestion,
+  diagnose,
+  OVERLOAD_TYPES,
+  shouldEscalate,
+  strategyFor,
+  withoutAsking,
+} from './pdare';
 import type {
   BestOutput,
   ChangeSummary,
@@ -137,9 +145,13 @@ export class AntiLazinessTracker {
 
   /**
    * The reinforcement of iteration `n`'s prompt: its level (recorded with the reason when it changes) and the extra
-   * prompt sections (the level's template, and PDARE's adapted instructions once).
+   * prompt sections (the level's template, and PDARE's adapted instructions once). With `canAsk: false` (asking is
+   * off, or no question is left) the adapted instructions do not invite a question.
    */
-  beforeIteration(n: number): { level: ReinforcementLevel; reason: string; sections: string[] } {
+  beforeIteration(
+    n: number,
+    opts: { canAsk?: boolean } = {},
+  ): { level: ReinforcementLevel; reason: string; sections: string[] } {
     const s = this.state;
     const fps = s.fingerprints;
     const last = fps[fps.length - 1];
@@ -157,7 +169,7 @@ export class AntiLazinessTracker {
     s.level = level;
     s.levelReason = reason;
     const sections = [reinforcementText(level, { iteration: n, findings: s.lastFindings ?? [] })];
-    if (s.adapt) sections.push(s.adapt);
+    if (s.adapt) sections.push(opts.canAsk === false ? withoutAsking(s.adapt) : s.adapt);
     s.adapt = undefined;
     return { level, reason, sections };
   }

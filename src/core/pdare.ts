@@ -262,8 +262,31 @@ const CAUSE_TEXT: Record<DiagnosisCause, string> = {
   reward_hacking: 'the checks were weakened instead of the work being done',
 };
 
-/** The prompt section of a recovery retry: what went wrong (cause and facts) and how to work this time. */
-export function adaptText(strategy: Strategy, d: Diagnosis): string {
+/** `ask_clarification`'s invitation to ask, when the loop has a question left. */
+export const CLARIFY_ASK =
+  'If you cannot proceed without an answer, end your answer with `<question>your question</question>`: a human will answer it.';
+/** What replaces {@link CLARIFY_ASK} when asking is off (`questions.max: 0`) or no question is left. */
+export const CLARIFY_NO_ASK =
+  'No human will answer a question in this loop (a `<question>` block is read as ordinary text): decide yourself and go on.';
+
+/**
+ * The adapted section without its invitation to ask (asking is off, or no question is left): {@link CLARIFY_ASK} is
+ * replaced by {@link CLARIFY_NO_ASK}. Other sections are returned as they are.
+ */
+export function withoutAsking(section: string): string {
+  return section.split(CLARIFY_ASK).join(CLARIFY_NO_ASK);
+}
+
+/**
+ * The prompt section of a recovery retry: what went wrong (cause and facts) and how to work this time. With
+ * `canAsk: false`, `ask_clarification` does not invite a question (see {@link withoutAsking}).
+ */
+export function adaptText(strategy: Strategy, d: Diagnosis, opts: { canAsk?: boolean } = {}): string {
+  const text = adaptSection(strategy, d);
+  return opts.canAsk === false ? withoutAsking(text) : text;
+}
+
+function adaptSection(strategy: Strategy, d: Diagnosis): string {
   const why = [
     `Diagnosis: ${CAUSE_TEXT[d.cause]} (${d.cause}, confidence ${Math.round(d.confidence * 100)}%).`,
     ...d.evidence.slice(0, 5).map((e) => `- ${e}`),
@@ -284,7 +307,7 @@ export function adaptText(strategy: Strategy, d: Diagnosis): string {
     ask_clarification: [
       'If the requirement is ambiguous, state your assumption under `## Assumptions` and proceed with the most literal reading of the task.',
       'Do not remove or change behaviour the task does not mention.',
-      'If you cannot proceed without an answer, end your answer with `<question>your question</question>`: a human will answer it.',
+      CLARIFY_ASK,
     ],
     block: [
       'Your change was BLOCKED: it weakened the checks (deleted, skipped or weakened tests, or bypassed validation) instead of fixing the code, and it may have been reverted.',

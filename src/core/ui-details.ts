@@ -4,6 +4,7 @@
  * loop keeps up to date: iteration n/max, phase, the pending gate with the commands that answer it, and the outcome.
  */
 import type { LoopResult, LoopState } from './loop-types';
+import { childGateCommands, type ChildGateNotice } from './child-gates';
 import type { ProjectState } from './project-machine';
 
 /** The UI's limit on a summary, in UTF-8 bytes. */
@@ -183,8 +184,11 @@ export interface ProjectEnding {
   blocked: { id: string }[];
 }
 
-/** A project's current details (Markdown): tasks done, the task running and its loop, blocked tasks, the outcome. */
-export function projectCurrentDetails(s: ProjectState, ending?: ProjectEnding): string {
+/**
+ * A project's current details (Markdown): tasks done, the task running and its loop, the loop's open human gate (what
+ * it asks, the commands that answer it), blocked tasks, the outcome.
+ */
+export function projectCurrentDetails(s: ProjectState, ending?: ProjectEnding, childGate?: ChildGateNotice): string {
   const done = s.tasks.filter((t) => t.status === 'done').length;
   const blocked = s.tasks.filter((t) => t.status === 'blocked');
   const lines: string[] = [];
@@ -207,6 +211,8 @@ export function projectCurrentDetails(s: ProjectState, ending?: ProjectEnding): 
     lines.push(
       `**Now**: ${current.id} (${firstLine(current.title)}), attempt ${attempt.n}: loop \`${attempt.loopId}\``,
     );
+  const g = current && attempt && childGate?.loopId === attempt.loopId ? childGate.gate : undefined;
+  if (g) lines.push('', ...childGateDetails(attempt!.loopId, g));
   if (!ending && blocked.length) {
     lines.push('', `**Blocked**: ${blocked.map((t) => `${t.id} (${t.blockReason ?? 'blocked'})`).join(', ')}`, '');
     lines.push(
@@ -216,4 +222,20 @@ export function projectCurrentDetails(s: ProjectState, ending?: ProjectEnding): 
     );
   }
   return lines.join('\n');
+}
+
+/** A child loop's open gate in the project's details: what it asks, and the commands that answer it. */
+function childGateDetails(loopId: string, g: NonNullable<ChildGateNotice['gate']>): string[] {
+  const ask = g.question
+    ? `${g.question.source === 'pdare' ? 'PDARE asks' : 'The agent asks'}: ${firstLine(g.question.text)}`
+    : firstLine(g.title);
+  return [
+    `**Waiting for a human** at gate \`${g.id}\` (${g.reason}) of loop \`${loopId}\`: the project goes on once it is answered.`,
+    '',
+    `> ${ask}`,
+    '',
+    'Answer with one of:',
+    '',
+    ...childGateCommands(loopId, g).map((c) => `- \`${c}\``),
+  ];
 }

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { LoopState } from '../core/loop-types';
 import type { LoopFlag } from '../core/stats';
 import { loopDir } from './artifacts';
 
@@ -59,4 +60,19 @@ export function readFlags(stateDir: string, loopId: string): LoopFlag[] | undefi
     }
   }
   return out;
+}
+
+/**
+ * A loop's flags from the state folder its state names (its `stateDir`, else its result's state file), oldest first;
+ * `undefined` when that folder is not readable here (the loop ran on another host, say).
+ */
+export function loopFlags(s: Pick<LoopState, 'loopId' | 'stateDir' | 'result'>): LoopFlag[] | undefined {
+  // `<stateDir>/loops/<id>/state.json` → `<stateDir>`.
+  const dir = s.stateDir || (s.result?.stateFile ? path.dirname(path.dirname(path.dirname(s.result.stateFile))) : '');
+  if (!dir) return undefined;
+  try {
+    return readFlags(dir, s.loopId);
+  } catch {
+    return undefined;
+  }
 }

@@ -7,6 +7,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { DecisionPayload } from '../core/loop-machine';
 import type { LoopState } from '../core/loop-types';
+import type { ChildGateNotice } from '../core/child-gates';
 import type { ProjectState, UnblockRequest } from '../core/project-machine';
 import { ROUTE_SIGNAL, type RoutePayload } from '../core/routing/signal';
 
@@ -64,3 +65,8 @@ export const retryBlocked = defineUpdate<ProjectUpdateAnswer, [{ maxAttempts?: n
 export const finish = defineSignal<[ProjectStopPayload?]>('finish');
 /** Stops the project (cancels the running child loop). */
 export const abortProject = defineSignal<[ProjectStopPayload?]>('abort');
+/**
+ * Sent by a project's child loop when a human gate opens (`gate` set) and when it closes (no `gate`), so the project's
+ * Temporal UI details show what the project waits for (patch `child-gate-notice-v1` in the child).
+ */
+export const childGate = defineSignal<[ChildGateNotice]>('childGate');

@@ -22,6 +22,7 @@ import type { ResolvedProjectInput, ProjectInputRaw } from '../config/project-in
 import { ErrorTypes, NON_RETRYABLE_ERROR_TYPES } from '../core/constants';
 import type { RoutingCarryIn } from '../core/routing/tracker';
 import { ProjectMachine, type ProjectState } from '../core/project-machine';
+import type { ChildGateNotice } from '../core/child-gates';
 import { projectCurrentDetails } from '../core/ui-details';
 import { childLoopInput, childLoopUi, runAttempt } from './project/attempt';
 import { setProjectHandlers } from './project/handlers';
@@ -55,7 +56,7 @@ const nowIso = (): string => new Date().toISOString();
 export async function ralphProject(rawInput: ProjectInputRaw, carry?: ProjectCarry): Promise<ProjectResult> {
   const { input, m } = await start(rawInput, carry);
   showProject(m);
-  const req = setProjectHandlers(m, nowIso);
+  const req = setProjectHandlers(m, nowIso, () => showProject(m, undefined, req.childGate));
   const result = (status: ProjectResult['status']): ProjectResult => projectResult(m, status);
 
   let attemptsThisRun = 0;
@@ -91,6 +92,7 @@ export async function ralphProject(rawInput: ProjectInputRaw, carry?: ProjectCar
       childLoopUi(m.state.projectId, t, attempt.n, loopId, childInput),
     );
     const { outcome, reason, aborted } = ran;
+    req.childGate = undefined;
     if (ran.routing) routing = ran.routing;
     m.finishAttempt(t, outcome, reason, nowIso());
     if (aborted) return result('aborted');
@@ -146,10 +148,13 @@ function projectResult(m: ProjectMachine, status: ProjectResult['status']): Proj
   return r;
 }
 
-/** Sets the project's current details in the Temporal UI (not a command: no history event, nothing to replay). */
-function showProject(m: ProjectMachine, ending?: ProjectResult): void {
+/**
+ * Sets the project's current details in the Temporal UI (not a command: no history event, nothing to replay), with
+ * the running child loop's open human gate, if it told one.
+ */
+function showProject(m: ProjectMachine, ending?: ProjectResult, childGate?: ChildGateNotice): void {
   try {
-    setCurrentDetails(projectCurrentDetails(m.state, ending));
+    setCurrentDetails(projectCurrentDetails(m.state, ending, childGate));
   } catch (e) {
     // Only a view: never fail the project's workflow task over it.
     setCurrentDetails(`**Status**: ${m.state.status} (details unavailable: ${(e as Error).message})`);

@@ -41,6 +41,10 @@ describe('ralphLoop replay', () => {
         'question-answer.json',
         // PDARE's ask_clarification (feature removal) opening the question gate, answered through the client.
         'pdare-clarification.json',
+        // A project's child loop asks (patch child-gate-notice-v1: it tells the project when its gate opens and
+        // closes); the project's details show the question until the child is answered.
+        'project-child-question.json',
+        'project-child-question--T1--a1.json',
       ]),
     );
   });

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { describeWorkflow, getLoopStatus, getProjectTasks, workflowFailure } from '../../client';
+import { describeWorkflow, getLoopStatus, getProjectTasks, projectChildGates, workflowFailure } from '../../client';
 import { WorkflowTypes } from '../../core/constants';
 import { runCommand, UsageError, useColor } from '../run-command';
-import { antiLazinessViews, projectStatusLines, statusLines } from '../views/loop';
+import { loopFlags } from '../../state/flags';
+import { antiLazinessViews, flagLines, projectStatusLines, statusLines } from '../views/loop';
 
 /** Options of `ralph status`. */
 export const StatusOptions = z.object({
@@ -24,7 +25,11 @@ export function statusCommand(program: Command): Command {
   return program
     .command('status <id>')
     .description("show a loop's state: gate, totals, last iterations and signals, result; or a project's task table")
-    .option('--json', "print the full LoopState (a project: ProjectState) as JSON (with a view flag: that view's data)")
+    .option(
+      '--json',
+      "print the full LoopState (with its `ralph flag`s as flags; a project: ProjectState, with its child loops' " +
+        "pending gates as childGates) as JSON (with a view flag: that view's data)",
+    )
     .option('--anti-laziness', 'show the anti-laziness metrics: baseline/current, regressions, level, recovery, best')
     .option('--persistence', 'the same as --anti-laziness (its old name)')
     .option('--regressions', 'show the regression events with their recovery and rollback')
@@ -46,8 +51,11 @@ export function statusCommand(program: Command): Command {
                 `its attempts are loops (ids in \`ralph status ${loopId} --json\`, tasks[].attempts[].loopId)`,
             );
           const project = await getProjectTasks(client, loopId);
-          if (o.json) ctx.out.json(project);
-          else for (const l of projectStatusLines(project, kind.status)) ctx.out.line(l);
+          // A running child loop's human gate (a question, say) pauses the project: shown with the project.
+          const childGates = await projectChildGates(client, project);
+          if (o.json) ctx.out.json({ ...project, childGates });
+          else
+            for (const l of projectStatusLines(project, kind.status, childGates, ctx.connectionFlags)) ctx.out.line(l);
           return;
         }
         const state = await getLoopStatus(client, loopId);
@@ -58,13 +66,16 @@ export function statusCommand(program: Command): Command {
           return;
         }
         const d = await describeWorkflow(client, loopId);
+        // `ralph flag`s of the loop, from its state folder (absent when that folder is not on this machine).
+        const loopFlagged = loopFlags(state);
         if (o.json) {
-          ctx.out.json(state);
+          ctx.out.json(loopFlagged ? { ...state, flags: loopFlagged } : state);
           return;
         }
         const failure = d.status !== 'RUNNING' && !state.result ? await workflowFailure(client, loopId) : undefined;
         const color = useColor(o.color, process.stdout);
         for (const l of statusLines(state, ctx.connectionFlags, d.status, failure, color)) ctx.out.line(l);
+        for (const l of flagLines(loopFlagged)) ctx.out.line(l);
       }),
     );
 }

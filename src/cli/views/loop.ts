@@ -3,7 +3,9 @@ import { describeBinding } from '../../core/hosts';
 import { sandboxLine } from '../../core/sandbox';
 import { type IterationRecord, type LoopResult, type LoopState } from '../../core/loop-types';
 import type { AttemptRecord, ProjectState } from '../../core/project-machine';
+import { childGateLines, type ChildGate } from '../../core/child-gates';
 import { trajectoryOf } from '../../core/report';
+import type { LoopFlag } from '../../core/stats';
 import { antiLazinessSummary, qualityBars, regressionsView } from '../../views/report';
 import { routingStatusLines } from '../../core/routing/tracker';
 
@@ -170,6 +172,19 @@ export function statusLines(
 }
 
 /**
+ * A loop's flags (`ralph flag`: accepted work that was bad after all), oldest first: one line per flag, when, by whom
+ * and why. Nothing when there are none.
+ */
+export function flagLines(flags: LoopFlag[] | undefined): string[] {
+  if (!flags?.length) return [];
+  return [
+    '',
+    `flagged ${flags.length} time${flags.length === 1 ? '' : 's'} (\`ralph stats\` counts the loop as a false negative):`,
+    ...flags.map((f) => `  ${f.at} by ${f.by ?? 'unknown'}: ${f.reason.replace(/\s+/g, ' ').trim()}`),
+  ];
+}
+
+/**
  * The views `--persistence`, `--regressions` and `--quality` select, in that order, as lines and as JSON (one flag:
  * that view's object; several: an object keyed by flag). `undefined` when no view flag is set.
  */
@@ -198,7 +213,12 @@ export function antiLazinessViews(
 }
 
 /** The human view of a project: where it stands, then its task table. */
-export function projectStatusLines(s: ProjectState, workflowStatus = 'RUNNING'): string[] {
+export function projectStatusLines(
+  s: ProjectState,
+  workflowStatus = 'RUNNING',
+  childGates: ChildGate[] = [],
+  connectionFlags = '',
+): string[] {
   const out: string[] = [`project ${s.projectId}`];
   const field = (k: string, v: string | undefined): void => {
     if (v) out.push(`  ${k.padEnd(10)} ${v}`);
@@ -219,6 +239,8 @@ export function projectStatusLines(s: ProjectState, workflowStatus = 'RUNNING'):
       `${count('blocked')} blocked · ${s.attemptsRun} attempt${s.attemptsRun === 1 ? '' : 's'}`,
   );
   field('started', s.startedAt && `${s.startedAt} (updated ${s.updatedAt}${s.run ? `, run ${s.run + 1}` : ''})`);
+  // A child's gate pauses the whole project: said before the table, with the command that answers it.
+  for (const g of childGates) out.push('', ...childGateLines(g, shellQuote, connectionFlags));
   out.push('');
   const rows = s.tasks.map((t) => {
     const last = t.attempts[t.attempts.length - 1];

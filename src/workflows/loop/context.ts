@@ -54,6 +54,11 @@ export interface LoopContext {
    * returned (the first thing of a workflow task, so the patch marker replays where it was recorded).
    */
   questionsOn?: boolean;
+  /**
+   * The loop is a project's child and tells it when a human gate opens and closes (patch `child-gate-notice-v1`,
+   * asked once when the context is made).
+   */
+  notifiesParent?: string;
 }
 
 /** What the workflow keeps of the verification baseline (small; carried through continue-as-new). */

@@ -3,12 +3,30 @@
  * decision. Two kinds: the loop's own gates (iterations, rejections or budget ran out) and the anti-laziness layer's
  * escalations (regression, stuck loop, circuit breaker, recovery exhausted), whose `reject` rolls the workspace back.
  */
-import { condition, log } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
+import { childGateNotice, type ChildGateNotice } from '../../core/child-gates';
 import type { GateDecision, HumanGate, LoopResult } from '../../core/loop-types';
 import { gateNumbers } from '../../core/gate-numbers';
 import { postLabel } from '../../core/anti-laziness';
 import { nowIso, type LoopContext, type Next } from './context';
 import { finish, persist } from './persist';
+import { childGate } from '../messages';
+
+/** Patch id of the child-to-project gate notices: children recorded before it send none. */
+export const CHILD_GATE_NOTICE_PATCH = 'child-gate-notice-v1';
+
+/** Tells the parent project about the gate (open, or closed), when this loop is a project's child under the patch. */
+async function noticeParent(ctx: LoopContext, notice: ChildGateNotice): Promise<void> {
+  if (!ctx.notifiesParent) return;
+  try {
+    await getExternalWorkflowHandle(ctx.notifiesParent).signal(childGate, notice);
+  } catch (e) {
+    // The loop being cancelled (its project aborted) goes on as a cancellation.
+    if (isCancellation(e)) throw e;
+    // Only a view of the project: an ended project never fails its child.
+    log.warn(`could not tell project ${ctx.notifiesParent} about gate: ${(e as Error).message}`);
+  }
+}
 
 /** A decision at a gate that offers approve, reject and abort only. */
 export type PlainDecision = GateDecision & { decision: 'approve' | 'reject' | 'abort' };
@@ -42,8 +60,11 @@ export async function openAndWait(
   beforePersist?.(gate);
   log.info(`human gate ${gate.id} opened: ${gate.title}`);
   await persist(ctx);
+  await noticeParent(ctx, childGateNotice(m.state.loopId, gate));
   await condition(() => m.pendingDecision !== undefined);
-  return m.pendingDecision!;
+  const d = m.pendingDecision!;
+  await noticeParent(ctx, { loopId: m.state.loopId });
+  return d;
 }
 
 /**

@@ -25,11 +25,13 @@ export interface PromptPlan {
 /** Takes the pending feedback and guidance, and the reinforcement for iteration `n`. */
 export function planPrompt(ctx: LoopContext, n: number): PromptPlan {
   const { feedback, guidance, answer } = ctx.m.promptInputs();
+  const questions = questionsForPrompt(ctx);
   return {
     feedback,
     guidance,
-    reinforcement: ctx.tracker?.beforeIteration(n),
+    // PDARE's adapted instructions invite a question only when one can still be asked (and answered).
+    reinforcement: ctx.tracker?.beforeIteration(n, { canAsk: (questions?.left ?? 0) > 0 }),
     ...(answer ? { answer } : {}),
-    questions: questionsForPrompt(ctx),
+    questions,
   };
 }

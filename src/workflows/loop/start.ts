@@ -11,6 +11,7 @@ import { loopActivities, validateLoopInputOn, type HostHooks } from './activitie
 import type { RalphLoopCarry } from './carry';
 import { nowIso, type LiveHandles, type LoopContext } from './context';
 import { asLoopFailure } from './failures';
+import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
 import { unsandboxedLine } from '../../core/sandbox';
 
 /** Patch id of the anti-laziness layer: loops recorded before it replay without it. */
@@ -99,6 +100,9 @@ export function createContext(
       ? new AntiLazinessTracker(withStuckRules(pcfg), m.state.loopId, input.agent.adapter, m.state.persistence)
       : undefined;
   if (tracker) m.state.persistence = tracker.state;
+  // A project's child tells the project when a human gate opens and closes (its Temporal UI details show it).
+  const parent = workflowInfo().parent;
+  const notifiesParent = parent && patched(CHILD_GATE_NOTICE_PATCH) ? parent.workflowId : undefined;
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -114,6 +118,7 @@ export function createContext(
     stateFile: carry?.stateFile ?? '',
     runIterations: 0,
     upserted: {},
+    ...(notifiesParent ? { notifiesParent } : {}),
   };
 }
 

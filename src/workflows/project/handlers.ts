@@ -3,8 +3,9 @@
  * nothing, is not in history, and the caller sees why. They take effect at the next task selection.
  */
 import { CancellationScope, setHandler } from '@temporalio/workflow';
+import type { ChildGateNotice } from '../../core/child-gates';
 import type { ProjectMachine } from '../../core/project-machine';
-import { abortProject, finish, retryBlocked, tasks, unblock } from '../messages';
+import { abortProject, childGate, finish, retryBlocked, tasks, unblock } from '../messages';
 
 /** Operator requests the project acts on at its next safe point, and the running child's scope. */
 export interface ProjectRequests {
@@ -12,11 +13,28 @@ export interface ProjectRequests {
   abort?: { by?: string; reason?: string };
   /** The running attempt's scope: `abort` cancels it (the child loop is cancelled, its agent killed). */
   childScope?: CancellationScope;
+  /** The running child loop's open human gate, as the child told (shown in the Temporal UI's details). */
+  childGate?: ChildGateNotice;
 }
 
-/** Registers the project's handlers; returns the requests they fill in. */
-export function setProjectHandlers(m: ProjectMachine, now: () => string): ProjectRequests {
+/**
+ * Registers the project's handlers; returns the requests they fill in. `onChildGate` is called when the running child
+ * loop's gate opens or closes.
+ */
+export function setProjectHandlers(
+  m: ProjectMachine,
+  now: () => string,
+  onChildGate: () => void = () => undefined,
+): ProjectRequests {
   const req: ProjectRequests = {};
+  setHandler(childGate, (n) => {
+    // Only the running attempt's child counts (a late notice of an earlier attempt is ignored).
+    const t = m.state.current ? m.state.tasks.find((x) => x.id === m.state.current) : undefined;
+    const running = t?.attempts[t.attempts.length - 1];
+    if (!n || !running || running.outcome || running.loopId !== n.loopId) return;
+    req.childGate = n.gate ? n : undefined;
+    onChildGate();
+  });
   setHandler(tasks, () => m.state);
   setHandler(
     unblock,

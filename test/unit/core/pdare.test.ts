@@ -1,5 +1,8 @@
 import { detection } from '../../../src/core/detections';
-import { adaptText, diagnose, shouldEscalate, strategyFor } from '../../../src/core/pdare';
+import { AntiLazinessTracker } from '../../../src/core/anti-laziness';
+import { defaultAntiLazinessConfig } from '../../../src/config/anti-laziness-config';
+import { adaptText, diagnose, shouldEscalate, strategyFor, withoutAsking } from '../../../src/core/pdare';
+import { buildPrompt } from '../../../src/core/prompt';
 import { tamperedVerificationDetection } from '../../../src/core/verification/messages';
 import type { Diagnosis, IterationFingerprint } from '../../../src/core/anti-laziness-types';
 
@@ -192,6 +195,36 @@ describe('adaptText', () => {
     expect(t).toContain('`## Assumptions`');
     expect(t).toContain('most literal reading');
     expect(t).toContain('`<question>your question</question>`');
+  });
+
+  it('does not invite a question when asking is off or no question is left', () => {
+    const t = adaptText('ask_clarification', { ...d, cause: 'specification_ambiguity' }, { canAsk: false });
+    expect(t).toContain('`## Assumptions`');
+    expect(t).not.toContain('<question>your question</question>');
+    expect(t).toContain('No human will answer a question in this loop');
+    // Other strategies are unchanged.
+    expect(adaptText('decompose', d, { canAsk: false })).toBe(adaptText('decompose', d));
+  });
+
+  it('leaves the adapted section out of the prompt with questions.max 0 and no questions left', () => {
+    const tracker = new AntiLazinessTracker(defaultAntiLazinessConfig(), 'loop-1', 'claude-code');
+    const section = adaptText('ask_clarification', { ...d, cause: 'specification_ambiguity' });
+    const prompt = (canAsk: boolean, questions: { max: number; left: number }): string => {
+      tracker.state.adapt = section;
+      const { sections } = tracker.beforeIteration(3, { canAsk });
+      return buildPrompt({ task: 't', loopId: 'l', iteration: 3, maxIterations: 5, feedback: [], sections, questions });
+    };
+    for (const [max, left] of [
+      [0, 0],
+      [3, 0],
+    ]) {
+      const p = prompt(false, { max, left });
+      expect(p).toContain('## Recovery: clarify the requirement');
+      expect(p).not.toContain('<question>your question</question>');
+    }
+    // With a question left, the adapted section and the "how to finish" both say how to ask.
+    expect(prompt(true, { max: 3, left: 2 })).toContain(section);
+    expect(withoutAsking(section)).not.toBe(section);
   });
 
   it('asks for a different, simpler approach', () => {

@@ -117,6 +117,45 @@ describe('project UI texts', () => {
     expect(md).toContain('- `ralph unblock p T3 --timeout <secs>`');
   });
 
+  it("shows the running child loop's gate with the commands that answer it: a question, or approve/reject/abort", () => {
+    const question = projectCurrentDetails(state(), undefined, {
+      loopId: 'p--T2--a1',
+      gate: {
+        id: 'question@2',
+        reason: 'question',
+        title: 'The agent asks (iteration 2): Keep v1?',
+        options: ['answer', 'approve', 'reject', 'abort'],
+        question: { text: 'Keep v1?\nOr v2?', source: 'agent' },
+      },
+    });
+    expect(question).toContain(
+      '**Waiting for a human** at gate `question@2` (question) of loop `p--T2--a1`: the project goes on once it is answered.',
+    );
+    expect(question).toContain('> The agent asks: Keep v1?');
+    expect(question).toContain('- `ralph answer p--T2--a1 "your answer"`\n- `ralph approve p--T2--a1`');
+    const stuck = projectCurrentDetails(state(), undefined, {
+      loopId: 'p--T2--a1',
+      gate: {
+        id: 'stuck_loop@3',
+        reason: 'stuck_loop',
+        title: 'reg-001: stuck_loop',
+        options: ['approve', 'reject', 'abort'],
+      },
+    });
+    expect(stuck).toContain('> reg-001: stuck_loop');
+    expect(stuck).toContain(
+      '- `ralph approve p--T2--a1`\n- `ralph reject p--T2--a1 --guidance "what to do differently"`\n- `ralph abort p--T2--a1`',
+    );
+    expect(stuck).not.toContain('ralph answer');
+    // A notice of another loop (an earlier attempt) is not shown.
+    expect(
+      projectCurrentDetails(state(), undefined, {
+        loopId: 'p--T1--a1',
+        gate: { id: 'g', reason: 'x', title: 't', options: [] },
+      }),
+    ).not.toContain('Waiting for a human');
+  });
+
   it('heads the end: finished with blocked tasks, aborted', () => {
     const s = state({ status: 'done', current: undefined });
     const finished = projectCurrentDetails(s, { status: 'finished_with_blocked', blocked: [{ id: 'T3' }] });
