@@ -24,6 +24,7 @@ import {
   softmax,
   textTokens,
   v3Candidates,
+  type ExtraFeatures,
   type ProfileKeywords,
   type RoutingIndex,
 } from '../src/core/routing';
@@ -79,8 +80,19 @@ export function tokenVocabulary(texts: readonly string[]): string[] {
     .sort();
 }
 
-function example(text: string, label: string, index: RoutingIndex, vocab: Map<string, number>): Example {
+/** Extra features of a text (v4's lexicon), from its tokens. */
+export type ExtraOf = (tokens: readonly string[]) => ExtraFeatures;
+
+function example(
+  text: string,
+  label: string,
+  index: RoutingIndex,
+  vocab: Map<string, number>,
+  extra?: ExtraOf,
+): Example {
   const e = keywordPass(text, index);
+  const toks = textTokens(normalizeText(text));
+  const x = extra?.(toks);
   let total = 0;
   let best = 0;
   for (const v of e.scores.values()) {
@@ -91,13 +103,11 @@ function example(text: string, label: string, index: RoutingIndex, vocab: Map<st
   const at = names.indexOf(label);
   return {
     cands: names.map((d) => ({
-      f: domainFeatures(e, d, total, best),
+      f: x ? [...domainFeatures(e, d, total, best), ...x.domain(d)] : domainFeatures(e, d, total, best),
       cls: (V3_CLASSES as readonly string[]).indexOf(d),
     })),
-    general: generalFeatures(e, total, best),
-    tokens: textTokens(normalizeText(text))
-      .map((k) => vocab.get(k) ?? -1)
-      .filter((i) => i >= 0),
+    general: x ? [...generalFeatures(e, total, best), ...x.general] : generalFeatures(e, total, best),
+    tokens: toks.map((k) => vocab.get(k) ?? -1).filter((i) => i >= 0),
     target: at >= 0 ? at : names.length,
   };
 }
@@ -112,10 +122,10 @@ interface Params {
 
 const dot = (a: number[], f: number[]): number => f.reduce((s, x, i) => s + a[i] * x, 0);
 
-function logits(x: Example, p: Params, offset = 0): number[] {
+function logits(x: Example, p: Params, offset = 0, tokens = x.tokens, scale = 1): number[] {
   const C = V3_CLASSES.length;
   const text = p.bias.slice();
-  for (const t of x.tokens) for (let c = 0; c < C; c++) text[c] += p.W[t * C + c];
+  for (const t of tokens) for (let c = 0; c < C; c++) text[c] += scale * p.W[t * C + c];
   return [
     ...x.cands.map((c) => dot(p.w, c.f) + (c.cls >= 0 ? text[c.cls] : 0)),
     dot(p.v, x.general) + text[G] + offset,
@@ -128,11 +138,24 @@ function nll(xs: Example[], p: Params, t = 1, offset = 0): number {
 }
 
 /** Full-batch Adam on the mean cross-entropy plus (l2 / 2)·|weights|² (biases free). */
-function fit(xs: Example[], tokens: number, l2: number): Params {
+/** A deterministic number in [0, 1) of (step, example, token): which tokens token dropout keeps. */
+function keepDraw(step: number, example: number, token: number): number {
+  let h = (Math.imul(step, 0x9e3779b1) ^ Math.imul(example + 1, 0x85ebca6b) ^ Math.imul(token + 1, 0xc2b2ae35)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x45d9f3b) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x45d9f3b) >>> 0;
+  return ((h ^ (h >>> 16)) >>> 0) / 4294967296;
+}
+
+/**
+ * Full-batch Adam on the mean cross-entropy plus (l2 / 2)·|weights|² (biases free). With `keep` < 1, token dropout:
+ * each step sees each token of each example with probability `keep` (scaled by 1 / keep), so the keyword and
+ * lexicon features must carry the examples too, as they must on new text whose words training never saw.
+ */
+function fit(xs: Example[], tokens: number, l2: number, l2Dense = l2, keep = 1): Params {
   const C = V3_CLASSES.length;
   const p: Params = {
-    w: DOMAIN_FEATURES.map(() => 0),
-    v: GENERAL_FEATURES.map(() => 0),
+    w: xs[0].cands[0].f.map(() => 0),
+    v: xs[0].general.map(() => 0),
     bias: V3_CLASSES.map(() => 0),
     W: new Float64Array(tokens * C),
   };
@@ -142,11 +165,13 @@ function fit(xs: Example[], tokens: number, l2: number): Params {
   const s = sizes.map((n) => new Float64Array(n));
   for (let step = 1; step <= STEPS; step++) {
     const g = sizes.map((n) => new Float64Array(n));
-    for (let j = 0; j < p.w.length; j++) g[0][j] = l2 * p.w[j];
-    for (let j = 1; j < p.v.length; j++) g[1][j] = l2 * p.v[j];
+    for (let j = 0; j < p.w.length; j++) g[0][j] = l2Dense * p.w[j];
+    for (let j = 1; j < p.v.length; j++) g[1][j] = l2Dense * p.v[j];
     for (let j = 0; j < p.W.length; j++) g[3][j] = l2 * p.W[j];
-    for (const x of xs) {
-      const pr = softmax(logits(x, p));
+    for (const [xi, x] of xs.entries()) {
+      const toks = keep < 1 ? x.tokens.filter((t) => keepDraw(step, xi, t) < keep) : x.tokens;
+      const scale = 1 / keep;
+      const pr = softmax(logits(x, p, 0, toks, keep < 1 ? scale : 1));
       const textGrad = new Float64Array(C);
       x.cands.forEach((c, i) => {
         const d = (pr[i] - (x.target === i ? 1 : 0)) / xs.length;
@@ -157,7 +182,8 @@ function fit(xs: Example[], tokens: number, l2: number): Params {
       x.general.forEach((fx, j) => (g[1][j] += dg * fx));
       textGrad[G] += dg;
       for (let c = 0; c < C; c++) g[2][c] += textGrad[c];
-      for (const t of x.tokens) for (let c = 0; c < C; c++) g[3][t * C + c] += textGrad[c];
+      const sc = keep < 1 ? scale : 1;
+      for (const t of toks) for (let c = 0; c < C; c++) g[3][t * C + c] += sc * textGrad[c];
     }
     const arrays: (number[] | Float64Array)[] = [p.w, p.v, p.bias, p.W];
     arrays.forEach((a, k) => {
@@ -186,17 +212,38 @@ function chooseCalibration(xs: Example[], p: Params): { temperature: number; off
 
 const r4 = (x: number): number => Math.round(x * 10000) / 10000 || 0;
 
+/** What a later model (v4) adds to the v3 fit: extra features, their names, and the record of what was fitted. */
+export interface FitOptions {
+  extra?: ExtraOf;
+  domainFeatures?: readonly string[];
+  generalFeatures?: readonly string[];
+  /** L2 strengths of the token weights to choose from (v3: L2_GRID). */
+  l2Grid?: readonly number[];
+  /** L2 strength of the keyword and lexicon feature weights (v3: the same as the tokens'). */
+  l2Dense?: number;
+  /** Token dropout's keep rate (v3: 1, none). */
+  keep?: number;
+  trainSplits?: string[];
+  calibrationSplits?: string[];
+  fitted?: Record<string, unknown>;
+}
+
 /** Fits the v3 weights on `train`, calibrated on `cal`: the object model-v3-weights.ts holds. */
-export function fitV3(train: Labelled['tasks'], cal: Labelled['tasks'], profiles: readonly ProfileKeywords[]) {
+export function fitV3(
+  train: Labelled['tasks'],
+  cal: Labelled['tasks'],
+  profiles: readonly ProfileKeywords[],
+  opts: FitOptions = {},
+) {
   const index = buildRoutingIndex(profiles, 'calibrated-v3');
   const vocabList = tokenVocabulary(train.map((t) => t.text));
   const vocab = new Map(vocabList.map((k, i) => [k, i]));
-  const tx = train.map((t) => example(t.text, t.label, index, vocab));
-  const cx = cal.map((t) => example(t.text, t.label, index, vocab));
+  const tx = train.map((t) => example(t.text, t.label, index, vocab, opts.extra));
+  const cx = cal.map((t) => example(t.text, t.label, index, vocab, opts.extra));
   let chosen: { l2: number; p: Params; cal: ReturnType<typeof chooseCalibration> } | undefined;
   const grid: Record<string, number> = {};
-  for (const l2 of L2_GRID) {
-    const p = fit(tx, vocabList.length, l2);
+  for (const l2 of opts.l2Grid ?? L2_GRID) {
+    const p = fit(tx, vocabList.length, l2, opts.l2Dense ?? l2, opts.keep ?? 1);
     const c = chooseCalibration(cx, p);
     grid[String(l2)] = r4(c.loss);
     if (!chosen || c.loss < chosen.cal.loss - 1e-12) chosen = { l2, p, cal: c };
@@ -212,26 +259,36 @@ export function fitV3(train: Labelled['tasks'], cal: Labelled['tasks'], profiles
     classes: [...V3_CLASSES],
     bias: p.bias.map(r4),
     tokens,
-    domainFeatures: [...DOMAIN_FEATURES],
+    domainFeatures: [...DOMAIN_FEATURES, ...(opts.domainFeatures ?? [])],
     domain: p.w.map(r4),
-    generalFeatures: [...GENERAL_FEATURES],
+    generalFeatures: [...GENERAL_FEATURES, ...(opts.generalFeatures ?? [])],
     general: p.v.map(r4),
     temperature: c.temperature,
     generalOffset: c.offset,
     fitted: {
       by: 'bench/fit-routing-v3.ts (npm run fit:routing-v3)',
       train: {
-        splits: ['test/fixtures/routing/labelled.json', 'test/fixtures/routing/labelled-extra.json'],
+        splits: opts.trainSplits ?? [
+          'test/fixtures/routing/labelled.json',
+          'test/fixtures/routing/labelled-extra.json',
+        ],
         tasks: tx.length,
         nll: r4(nll(tx, p)),
       },
-      calibration: { split: 'test/fixtures/routing/calibration.json', tasks: cx.length, nll: r4(c.loss) },
+      calibration: {
+        ...(opts.calibrationSplits
+          ? { splits: opts.calibrationSplits }
+          : { split: 'test/fixtures/routing/calibration.json' }),
+        tasks: cx.length,
+        nll: r4(c.loss),
+      },
       l2,
       l2Grid: grid,
       steps: STEPS,
       vocabulary: vocabList.length,
       kept: Object.keys(tokens).length,
       profiles: 'test/fixtures/routing/agents',
+      ...opts.fitted,
     },
   };
 }

@@ -47,8 +47,8 @@ describe('ralph route explain', () => {
     expect(r.stdout).toMatch(/security\s+0\.\d+\s+review, security, (\w+, )*injection, vulnerabilities/);
     expect(r.stdout).toMatch(/general \(no specialist\)\s+0\.\d+/);
     const j = JSON.parse((await ralph(['route', 'explain', text, '--profiles', PROFILES, '--json'])).stdout);
-    expect(j).toMatchObject({ model: 'calibrated-v3', decidedBy: 'routed' });
-    // The probabilities of the domains shown and of no specialist add up to 1 (v3 leaves out unmatched ones < 0.05).
+    expect(j).toMatchObject({ model: 'calibrated-v4', decidedBy: 'routed' });
+    // The probabilities of the domains shown and of no specialist add up to 1 (v3 and v4 leave out unmatched ones < 0.05).
     const sum = Object.values(j.confidences as Record<string, number>).reduce((a, b) => a + b, 0) + j.general;
     expect(Math.abs(sum - 1)).toBeLessThan(0.01);
     // A short task: the complexity threshold decides, with the numbers.

@@ -8,6 +8,7 @@
  */
 import { ROUTING_MODEL_WEIGHTS, routingProbabilities, type RoutingEvidence } from './model';
 import { routingProbabilitiesV3, textTokens } from './model-v3';
+import { routingProbabilitiesV4 } from './model-v4';
 import {
   COMPLEXITY_TERMS,
   COMPLEXITY_TERMS_V2,
@@ -146,12 +147,13 @@ export function normalizeText(s: string): string {
 
 /**
  * Builds the keyword index of the built-in vocabulary plus `profiles`. `model` picks the confidence and vocabulary:
- * `calibrated-v3` (default: vocabulary v2, no learned keywords, the v3 model), `calibrated` (routing-v2: vocabulary
+ * `calibrated-v4` (default: the v3 model plus the routing lexicon, ./model-v4.ts), `calibrated-v3` (vocabulary v2, no
+ * learned keywords, the v3 model), `calibrated` (routing-v2: vocabulary
  * v2 plus its learned keywords) or `keywords` (routing-v1, for loops recorded before the calibrated model).
  */
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
-  model: ConfidenceModel = 'calibrated-v3',
+  model: ConfidenceModel = 'calibrated-v4',
   learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
@@ -317,11 +319,12 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v3` (the v3 model: keyword features plus the text's own
+ * How a classification's confidence is computed: `calibrated-v4` (v3 plus the routing lexicon's features, ./model-v4.ts),
+ * `calibrated-v3` (the v3 model: keyword features plus the text's own
  * words, ./model-v3.ts), `calibrated` (routing-v2: keyword features only, ./model.ts) or `keywords` (routing-v1's
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
-export type ConfidenceModel = 'calibrated-v3' | 'calibrated' | 'keywords';
+export type ConfidenceModel = 'calibrated-v4' | 'calibrated-v3' | 'calibrated' | 'keywords';
 
 /** Whether a model's confidence is a calibrated probability (v2 and v3). */
 export const isCalibrated = (model: ConfidenceModel): boolean => model !== 'keywords';
@@ -334,6 +337,34 @@ function keywordConfidences(ranked: [string, number][]): Record<string, number> 
     out[d] = round3(strength(s) * (s / (s + rival / 2)));
   }
   return out;
+}
+
+/**
+ * A text's complexity: 1 + length (one per 6 words, at most 4) + work words (at most 3) + other domains with real
+ * evidence (at most 2) + specialist jargon (calibrated models: distinct keywords that name a domain on their own, and
+ * with v4 the lexicon's jargon of the primary domain; at most 2), capped at 10.
+ */
+function complexityOf(
+  k: KeywordPass,
+  ranked: readonly [string, number][],
+  calibrated: boolean,
+  lexiconJargon?: ReadonlyMap<string, number>,
+): number {
+  const otherDomains = ranked.filter(([d, s]) => d !== ranked[0]?.[0] && s >= 3).length;
+  // The calibrated model also counts specialist jargon (distinct keywords that name a domain on their own): a short,
+  // jargon-dense issue title ("IDOR on GET /invoices/:id") is specialist work, a short plain one ("fix the bug") not.
+  let jargon = 0;
+  if (calibrated && k.words >= JARGON_MIN_WORDS) for (const n of k.strong.values()) jargon += n;
+  // v4 also counts the lexicon's jargon of the primary domain (words 4.5x likelier in its projects' commits).
+  if (lexiconJargon && k.words >= JARGON_MIN_WORDS && ranked[0]) jargon += lexiconJargon.get(ranked[0][0]) ?? 0;
+  return Math.min(
+    10,
+    1 +
+      Math.min(4, Math.ceil(k.words / 6)) +
+      Math.min(3, k.complexityTerms) +
+      Math.min(2, otherDomains) +
+      Math.min(2, jargon),
+  );
 }
 
 /**
@@ -359,11 +390,16 @@ export function classify(
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   let confidences: Record<string, number>;
   let general: number | undefined;
+  let lexiconJargon: ReadonlyMap<string, number> | undefined;
   if (isCalibrated(model)) {
+    const tokens = model === 'calibrated' ? [] : textTokens(normalizeText(text));
     const p =
-      model === 'calibrated-v3'
-        ? routingProbabilitiesV3({ evidence: k, tokens: textTokens(normalizeText(text)) })
-        : routingProbabilities(k);
+      model === 'calibrated-v4'
+        ? routingProbabilitiesV4({ evidence: k, tokens })
+        : model === 'calibrated-v3'
+          ? routingProbabilitiesV3({ evidence: k, tokens })
+          : routingProbabilities(k);
+    if ('lexicon' in p) lexiconJargon = (p as ReturnType<typeof routingProbabilitiesV4>).lexicon.jargon;
     confidences = {};
     // v3 scores every built-in domain from the text's words too: one no keyword matched joins when it is probable.
     // Without any keyword match it must also beat `general` (else the text stays `general`, as with v2).
@@ -374,19 +410,7 @@ export function classify(
     // The primary domain is the most probable one (ties: the higher keyword score, then the name).
     ranked.sort((a, b) => confidences[b[0]] - confidences[a[0]] || b[1] - a[1] || a[0].localeCompare(b[0]));
   } else confidences = keywordConfidences(ranked);
-  const otherDomains = ranked.filter(([d, s]) => d !== ranked[0]?.[0] && s >= 3).length;
-  // The calibrated model also counts specialist jargon (distinct keywords that name a domain on their own): a short,
-  // jargon-dense issue title ("IDOR on GET /invoices/:id") is specialist work, a short plain one ("fix the bug") not.
-  let jargon = 0;
-  if (isCalibrated(model) && k.words >= JARGON_MIN_WORDS) for (const n of k.strong.values()) jargon += n;
-  const complexity = Math.min(
-    10,
-    1 +
-      Math.min(4, Math.ceil(k.words / 6)) +
-      Math.min(3, k.complexityTerms) +
-      Math.min(2, otherDomains) +
-      Math.min(2, jargon),
-  );
+  const complexity = complexityOf(k, ranked, isCalibrated(model), lexiconJargon);
   const base = { complexity, confidences, matched, model, ...(general !== undefined ? { general } : {}) };
   const why: string[] = [];
   if (!ranked.length) {

@@ -11,3 +11,4 @@ export * from './profile';
 export * from './model';
 export * from './tracker';
 export * from './model-v3';
+export * from './model-v4';

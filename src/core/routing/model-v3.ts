@@ -78,10 +78,17 @@ export function v3Candidates(e: RoutingEvidence, classes: readonly string[]): st
   return [...domains, ...extra];
 }
 
+/** Features added to the keyword features by a later model (v4's lexicon): per candidate domain, and `general`'s. */
+export interface ExtraFeatures {
+  domain: (d: string) => number[];
+  general: number[];
+}
+
 /** Logits (before the temperature) of every candidate domain and of `general`. */
 export function routingLogitsV3(
   x: V3Input,
   w: V3Params = ROUTING_MODEL_V3_WEIGHTS,
+  extra?: ExtraFeatures,
 ): { domains: Map<string, number>; general: number } {
   const e = x.evidence;
   let total = 0;
@@ -99,10 +106,12 @@ export function routingLogitsV3(
   const domains = new Map<string, number>();
   for (const d of v3Candidates(e, w.classes)) {
     const at = w.classes.indexOf(d);
-    domains.set(d, dot(w.domain, domainFeatures(e, d, total, best)) + (at >= 0 ? text[at] : 0));
+    const f = domainFeatures(e, d, total, best);
+    domains.set(d, dot(w.domain, extra ? [...f, ...extra.domain(d)] : f) + (at >= 0 ? text[at] : 0));
   }
   const g = w.classes.indexOf('general');
-  const general = dot(w.general, generalFeatures(e, total, best)) + (g >= 0 ? text[g] : 0) + w.generalOffset;
+  const gf = generalFeatures(e, total, best);
+  const general = dot(w.general, extra ? [...gf, ...extra.general] : gf) + (g >= 0 ? text[g] : 0) + w.generalOffset;
   return { domains, general };
 }
 

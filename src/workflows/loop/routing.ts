@@ -36,6 +36,11 @@ export const ROUTING_V2_PATCH = 'routing-v2-calibrated';
  */
 export const ROUTING_V3_PATCH = 'routing-v3-model';
 /**
+ * Patch id of routing v4: the v4 model (v3 plus the routing lexicon, and the lexicon's jargon in the complexity)
+ * decides. Loops recorded with v3 replay with v3, and so on down.
+ */
+export const ROUTING_V4_PATCH = 'routing-v4-model';
+/**
  * Patch id of host-affine routing: a host-bound loop runs routing's activities (profiles, session, handoff, log) on
  * its host's queue, like every other workspace activity, instead of as local activities on whichever worker runs the
  * workflow task.
@@ -109,9 +114,15 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     }
     if (r.sessionError) state.warnings.push(r.sessionError);
   }
-  // Routing v3 (the v3 model) for loops started now; v2 (calibrated confidence, budgets) or v1 for loops recorded
-  // with them.
-  const model = patched(ROUTING_V3_PATCH) ? 'calibrated-v3' : patched(ROUTING_V2_PATCH) ? 'calibrated' : 'keywords';
+  // Routing v4 (the v4 model) for loops started now; v3, v2 (calibrated confidence, budgets) or v1 for loops
+  // recorded with them. Each patch is asked only when the newer ones are not recorded.
+  const model = patched(ROUTING_V4_PATCH)
+    ? 'calibrated-v4'
+    : patched(ROUTING_V3_PATCH)
+      ? 'calibrated-v3'
+      : patched(ROUTING_V2_PATCH)
+        ? 'calibrated'
+        : 'keywords';
   const t = new RoutingTracker(rulesOf(input), m.state.loopId, profiles, state, input.routing?.carryIn?.taskId, {
     model,
   });

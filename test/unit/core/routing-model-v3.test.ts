@@ -37,7 +37,10 @@ describe('the v3 model', () => {
 
   it('gives every built-in domain and general a probability; they sum to 1; deterministic', () => {
     const text = 'Implement the transactional outbox so order events reach Kafka exactly once';
-    const x = { evidence: keywordPass(text, buildRoutingIndex()), tokens: textTokens(normalizeText(text)) };
+    const x = {
+      evidence: keywordPass(text, buildRoutingIndex([], 'calibrated-v3')),
+      tokens: textTokens(normalizeText(text)),
+    };
     const p = routingProbabilitiesV3(x);
     const builtins = ROUTING_MODEL_V3_WEIGHTS.classes.filter((c) => c !== 'general');
     for (const d of builtins) expect(p.domains.has(d)).toBe(true);
@@ -47,21 +50,27 @@ describe('the v3 model', () => {
   });
 
   it('scores a domain a profile defines from its keywords (no text weights for it)', () => {
-    const index = buildRoutingIndex([
-      { name: 'dns_specialist', domain: 'dns', keywords: ['dns', 'mx record', 'spf', 'dkim'], weights: { dns: 4 } },
-    ]);
+    const index = buildRoutingIndex(
+      [{ name: 'dns_specialist', domain: 'dns', keywords: ['dns', 'mx record', 'spf', 'dkim'], weights: { dns: 4 } }],
+      'calibrated-v3',
+    );
     const c = classify('Configure the DNS zone with MX records, SPF and DKIM for the new mail domain', index);
     expect(c).toMatchObject({ model: 'calibrated-v3', domain: 'dns', route: true, profile: 'dns_specialist' });
   });
 
   it('keeps plain chores with no keyword as general (no_match), as v2 did', () => {
     for (const t of ['Say hello', 'Rename the variable foo to bar', "What's the weather?"])
-      expect(classify(t)).toMatchObject({ domain: 'general', route: false, decidedBy: 'no_match', confidence: 0 });
+      expect(classify(t, buildRoutingIndex([], 'calibrated-v3'))).toMatchObject({
+        domain: 'general',
+        route: false,
+        decidedBy: 'no_match',
+        confidence: 0,
+      });
   });
 
   it('lets the words of the text decide a domain when no keyword matched (training texts)', async () => {
     const { profiles } = await loadAgentProfiles({ workspace: FIXTURES, dir: path.join(FIXTURES, 'agents') });
-    const index = buildRoutingIndex(profiles);
+    const index = buildRoutingIndex(profiles, 'calibrated-v3');
     const noKeyword = [...split('labelled.json').tasks, ...split('labelled-extra.json').tasks].filter(
       (t) => t.label !== 'general' && keywordPass(t.text, index).scores.size === 0,
     );

@@ -77,7 +77,7 @@ describe('the routing model', () => {
     expect(r.ece).toBeGreaterThan(0);
   });
 
-  it.each(['calibrated', 'calibrated-v3'] as const)(
+  it.each(['calibrated', 'calibrated-v3', 'calibrated-v4'] as const)(
     'routes only above 0.70 probability and complexity above 3, on every labelled text of every split (%s)',
     async (model) => {
       const { profiles } = await loadAgentProfiles({ workspace: FIXTURES, dir: path.join(FIXTURES, 'agents') });
@@ -91,7 +91,7 @@ describe('the routing model', () => {
           expect(c.decidedBy === 'routed').toBe(c.route);
           if (c.route) routed++;
           if (c.domain !== 'general') {
-            // v2 shows every candidate (they sum to 1); v3 leaves out the unmatched domains under 0.05.
+            // v2 shows every candidate (they sum to 1); v3 and v4 leave out the unmatched domains under 0.05.
             const sum = Object.values(c.confidences).reduce((a, b) => a + b, c.general ?? 0);
             if (model === 'calibrated') expect(Math.abs(sum - 1)).toBeLessThan(0.02);
             else expect(sum).toBeLessThan(1.02);

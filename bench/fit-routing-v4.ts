@@ -1,0 +1,110 @@
+/**
+ * npm run fit:routing-v4 — fits the routing v4 model (src/core/routing/model-v4.ts: v3 plus the lexicon features)
+ * and writes its weights to src/core/routing/model-v4-weights.ts. The fit is v3's (bench/fit-routing-v3.ts: Adam on
+ * the L2-regularised cross-entropy; L2 strength, temperature and general offset chosen on the calibration split) on
+ * v4's splits:
+ * - training: labelled.json, labelled-extra.json and heldout-blind.json (v3's blind split, measured twice, so no
+ *   longer blind: it trains v4);
+ * - calibration: calibration.json and heldout.json (v2's held-out, looked at while v2 was built);
+ * - held out: heldout-real.json (real issue titles and new texts, written blind before v4 was built) is NOT read here.
+ * The fit adds token dropout (fit-routing-v3.ts `keep`) and lighter L2 on the keyword and lexicon features: without
+ * them the training texts' own words explain the training split alone, and the lexicon, which is what carries new
+ * text, gets little weight.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { loadAgentProfiles } from '../src/activities/routing';
+import {
+  LEXICON_DOMAIN_FEATURES,
+  LEXICON_GENERAL_FEATURES,
+  ROUTING_LEXICON_DATA,
+  lexiconEvidence,
+  lexiconFeatures,
+  type ProfileKeywords,
+} from '../src/core/routing';
+import { fitV3 } from './fit-routing-v3';
+import type { Labelled } from './routing-eval';
+
+const root = (): string => {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return dir;
+};
+
+export const V4_TRAIN = ['labelled.json', 'labelled-extra.json', 'heldout-blind.json'].filter(
+  // RALPH_ROUTING_DEV=1: v3's blind split is left out of training, to compare variants of the model on it.
+  (f) => !(process.env.RALPH_ROUTING_DEV === '1' && f === 'heldout-blind.json'),
+);
+export const V4_CALIBRATION = ['calibration.json', 'heldout.json'];
+/** L2 strengths of the token weights (the one with the least calibration NLL is kept). */
+const V4_L2_GRID = [0.0003, 0.001, 0.003];
+/** L2 strength of the keyword and lexicon feature weights: light, they are few. */
+const V4_L2_DENSE = 0.0001;
+/** Token dropout: each step sees 30 % of a text's words, so the lexicon and keyword features learn to carry it. */
+const V4_KEEP = 0.3;
+
+/** Reads v4's training and calibration splits and the fixture profiles. */
+export async function v4Inputs(): Promise<{
+  train: Labelled['tasks'];
+  cal: Labelled['tasks'];
+  profiles: ProfileKeywords[];
+}> {
+  const dir = path.join(root(), 'test', 'fixtures', 'routing');
+  const read = (f: string): Labelled['tasks'] =>
+    (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Labelled).tasks;
+  const { profiles } = await loadAgentProfiles({ workspace: dir, dir: path.join(dir, 'agents') });
+  return { train: V4_TRAIN.flatMap(read), cal: V4_CALIBRATION.flatMap(read), profiles };
+}
+
+/** Fits the v4 weights: the object model-v4-weights.ts holds. */
+export function fitV4(
+  train: Labelled['tasks'],
+  cal: Labelled['tasks'],
+  profiles: readonly ProfileKeywords[],
+  l2Grid: readonly number[] = V4_L2_GRID,
+) {
+  return fitV3(train, cal, profiles, {
+    extra: (tokens) => lexiconFeatures(lexiconEvidence(tokens)),
+    l2Grid,
+    l2Dense: V4_L2_DENSE,
+    keep: V4_KEEP,
+    domainFeatures: LEXICON_DOMAIN_FEATURES,
+    generalFeatures: LEXICON_GENERAL_FEATURES,
+    trainSplits: V4_TRAIN.map((f) => `test/fixtures/routing/${f}`),
+    calibrationSplits: V4_CALIBRATION.map((f) => `test/fixtures/routing/${f}`),
+    fitted: {
+      by: 'bench/fit-routing-v4.ts (npm run fit:routing-v4)',
+      lexicon: { tokens: Object.keys(ROUTING_LEXICON_DATA.tokens).length, built: ROUTING_LEXICON_DATA.built.by },
+    },
+  });
+}
+
+/** The text of model-v4-weights.ts for fitted weights `w` (before prettier). */
+export function v4WeightsSource(w: ReturnType<typeof fitV4>): string {
+  return (
+    "/**\n * The routing v4 model's fitted weights: written by bench/fit-routing-v4.ts (`npm run fit:routing-v4`), not by\n" +
+    ' * hand (see ./model-v4.ts).\n */\n' +
+    `export const ROUTING_MODEL_V4_WEIGHTS = ${JSON.stringify(w)};\n`
+  );
+}
+
+async function main(): Promise<void> {
+  const { train, cal, profiles } = await v4Inputs();
+  const w = fitV4(train, cal, profiles);
+  const out = path.join(root(), 'src', 'core', 'routing', 'model-v4-weights.ts');
+  fs.writeFileSync(out, v4WeightsSource(w));
+  try {
+    execFileSync(path.join(root(), 'node_modules', '.bin', 'prettier'), ['--write', out], { stdio: 'ignore' });
+  } catch {
+    // Formatting is cosmetic: the file is valid TypeScript either way.
+  }
+  console.log(JSON.stringify({ ...w, tokens: undefined, kept: Object.keys(w.tokens).length }, null, 2));
+  console.log(`→ ${out} (rebuild before using it: npm run build)`);
+}
+
+if (require.main === module)
+  main().catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
