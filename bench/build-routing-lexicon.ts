@@ -22,6 +22,8 @@ import { normalizeText, textTokens } from '../src/core/routing';
 const MIN_SUBJECTS = 5;
 const PRIOR = 20;
 const MIN_LIFT = 0.7;
+const MIN_REPOS = 2;
+const MIN_Z = 2;
 const KEEP = 0.5;
 
 interface Corpus {
@@ -84,7 +86,8 @@ function gitDir(mirrors: string, repo: string): string | undefined {
 export function buildLexicon(corpus: Corpus, mirrors: string) {
   const domains = Object.keys(corpus.repos);
   const counts = new Map<string, number[]>();
-  const repos = new Map<string, Set<string>>();
+  /** Per token and domain, the repositories whose subjects hold it. */
+  const repos = new Map<string, Set<string>[]>();
   const size = domains.map(() => 0);
   const used: Record<string, number> = {};
   const missing: string[] = [];
@@ -113,8 +116,8 @@ export function buildLexicon(corpus: Corpus, mirrors: string) {
           const row = counts.get(t) ?? domains.map(() => 0);
           row[d]++;
           counts.set(t, row);
-          const rs = repos.get(t) ?? new Set<string>();
-          rs.add(repo);
+          const rs = repos.get(t) ?? domains.map(() => new Set<string>());
+          rs[d].add(repo);
           repos.set(t, rs);
         }
       }
@@ -124,11 +127,15 @@ export function buildLexicon(corpus: Corpus, mirrors: string) {
   const tokens: Record<string, number[]> = {};
   for (const [t, row] of counts) {
     const n = row.reduce((a, b) => a + b, 0);
-    if (n < MIN_SUBJECTS || (repos.get(t)?.size ?? 0) < 2) continue;
+    if (n < MIN_SUBJECTS) continue;
     const p = n / total;
     const lifts: number[] = [];
     let best = 0;
     row.forEach((c, d) => {
+      // A domain's lift counts only when the token is in subjects of at least MIN_REPOS of its repositories (not
+      // one project's idiom) and above chance: MIN_Z standard deviations over the count expected from its share.
+      const expected = p * size[d];
+      if ((repos.get(t)?.[d].size ?? 0) < MIN_REPOS || (c - expected) / Math.sqrt(expected) < MIN_Z) return;
       const lift = Math.log((c + PRIOR * p) / (size[d] + PRIOR) / p);
       best = Math.max(best, lift);
       if (lift >= KEEP) lifts.push(d, Math.round(lift * 10) / 10);

@@ -308,6 +308,11 @@ export function keywordPass(text: string, index: RoutingIndex = DEFAULT_INDEX): 
 
 /** A text this long or longer counts its jargon for complexity ("Fix XSS" stays a small task). */
 const JARGON_MIN_WORDS = 6;
+/**
+ * With v4, jargon counts from 3 words: real issue titles are short ("Optimize Azure costs", the seed's own example of
+ * a task routed to the FinOps agent, is 3 words), and the lexicon tells jargon from plain words.
+ */
+const JARGON_MIN_WORDS_V4 = 3;
 
 /** Keywords in a text's first words say what the task is ("Write tests for the React hooks" is testing). */
 const LEAD_WORDS = 6;
@@ -348,15 +353,16 @@ function complexityOf(
   k: KeywordPass,
   ranked: readonly [string, number][],
   calibrated: boolean,
-  lexiconJargon?: ReadonlyMap<string, number>,
+  lexiconJargon: ReadonlyMap<string, number> | undefined,
+  jargonMinWords: number,
 ): number {
   const otherDomains = ranked.filter(([d, s]) => d !== ranked[0]?.[0] && s >= 3).length;
   // The calibrated model also counts specialist jargon (distinct keywords that name a domain on their own): a short,
   // jargon-dense issue title ("IDOR on GET /invoices/:id") is specialist work, a short plain one ("fix the bug") not.
   let jargon = 0;
-  if (calibrated && k.words >= JARGON_MIN_WORDS) for (const n of k.strong.values()) jargon += n;
+  if (calibrated && k.words >= jargonMinWords) for (const n of k.strong.values()) jargon += n;
   // v4 also counts the lexicon's jargon of the primary domain (words 4.5x likelier in its projects' commits).
-  if (lexiconJargon && k.words >= JARGON_MIN_WORDS && ranked[0]) jargon += lexiconJargon.get(ranked[0][0]) ?? 0;
+  if (lexiconJargon && k.words >= jargonMinWords && ranked[0]) jargon += lexiconJargon.get(ranked[0][0]) ?? 0;
   return Math.min(
     10,
     1 +
@@ -410,7 +416,13 @@ export function classify(
     // The primary domain is the most probable one (ties: the higher keyword score, then the name).
     ranked.sort((a, b) => confidences[b[0]] - confidences[a[0]] || b[1] - a[1] || a[0].localeCompare(b[0]));
   } else confidences = keywordConfidences(ranked);
-  const complexity = complexityOf(k, ranked, isCalibrated(model), lexiconJargon);
+  const complexity = complexityOf(
+    k,
+    ranked,
+    isCalibrated(model),
+    lexiconJargon,
+    model === 'calibrated-v4' ? JARGON_MIN_WORDS_V4 : JARGON_MIN_WORDS,
+  );
   const base = { complexity, confidences, matched, model, ...(general !== undefined ? { general } : {}) };
   const why: string[] = [];
   if (!ranked.length) {

@@ -108,11 +108,11 @@ describe('the v4 fit (bench/fit-routing-v4.ts)', () => {
     });
   }, 600_000);
 
-  it('reads no text of the real held-out split, which holds at least 200 texts and real issue titles', async () => {
+  it('reads no text of the fresh held-out split, which holds at least 200 texts and real issue titles', async () => {
     const norm = (f: string) => new Set(split(f).tasks.map((t) => normalizeText(t.text)));
     const seen = new Set([...V4_TRAIN, ...V4_CALIBRATION].flatMap((f) => [...norm(f)]));
-    expect([...norm('heldout-real.json')].filter((t) => seen.has(t))).toEqual([]);
-    const real = split('heldout-real.json').tasks as { source?: string }[];
+    expect([...norm('heldout-fresh.json')].filter((t) => seen.has(t))).toEqual([]);
+    const real = split('heldout-fresh.json').tasks as { source?: string }[];
     expect(real.length).toBeGreaterThanOrEqual(200);
     expect(real.filter((t) => /^https:\/\/github\.com\//.test(t.source ?? '')).length).toBeGreaterThanOrEqual(100);
     const { train, cal } = await v4Inputs();
