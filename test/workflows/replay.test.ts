@@ -45,6 +45,9 @@ describe('ralphLoop replay', () => {
         // closes); the project's details show the question until the child is answered.
         'project-child-question.json',
         'project-child-question--T1--a1.json',
+        // A status query completed a workflow task while the startRouting local activity's result was in: the code
+        // after it (the first persist, which asked the quality/cost patch) ran in the next task (replay-race.test.ts).
+        'query-split-after-local-activity.json',
       ]),
     );
   });

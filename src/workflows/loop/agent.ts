@@ -65,7 +65,8 @@ function fusedTail(ctx: LoopContext, n: number, agentTimeoutSeconds: number): ac
 export async function runAgentPhase(ctx: LoopContext, n: number, plan: PromptPlan): Promise<AgentPhase> {
   const { m, input, tracker } = ctx;
   const run: AgentRun = { timedOut: false, attempts: 1 };
-  const fused = patched(FUSED_ITERATION_PATCH);
+  // Asked here (after the first persist's local activity) only by loops recorded before patches-at-start-v1.
+  const fused = ctx.patchesAtStart || patched(FUSED_ITERATION_PATCH);
   for (let attempt = 1; ; attempt++) {
     m.setPhase('agent', nowIso());
     m.countAgentRun();

@@ -111,7 +111,13 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
   }
   // Routing v3 (the v3 model) for loops started now; v2 (calibrated confidence, budgets) or v1 for loops recorded
   // with them.
-  const model = patched(ROUTING_V3_PATCH) ? 'calibrated-v3' : patched(ROUTING_V2_PATCH) ? 'calibrated' : 'keywords';
+  // with them. Asked here, after the startRouting local activity, only by loops recorded before patches-at-start-v1.
+  const model =
+    ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
+      ? 'calibrated-v3'
+      : patched(ROUTING_V2_PATCH)
+        ? 'calibrated'
+        : 'keywords';
   const t = new RoutingTracker(rulesOf(input), m.state.loopId, profiles, state, input.routing?.carryIn?.taskId, {
     model,
   });
