@@ -52,6 +52,11 @@ export interface LoopContext {
    * are on without asking their patches, and no quality/cost patch is asked. False for loops recorded before it.
    */
   readonly patchesAtStart: boolean;
+  /**
+   * Patch `signals-after-local-activities-v1` (asked once per run, in createContext): the loop waits for a workflow
+   * task of its own after a local activity before it reads what signals change (./align.ts).
+   */
+  readonly signalsAligned: boolean;
   /** The quality/cost search-attribute patch was asked in this run (loops recorded before `patchesAtStart`). */
   qualityCostAsked?: boolean;
   /** The verification baseline, when verification is on (patch verification-v1) and it was recorded. */

@@ -19,6 +19,7 @@ import { RoutingTracker, newRoutingState, type RoutingState } from '../../core/r
 import type { ProfileKeywords } from '../../core/routing/classifier';
 import type { ResolvedLoopInput } from '../../config/loop-input';
 import type { LoopContext } from './context';
+import { alignAfterLocalActivity } from './align';
 import type { RoutedRun, RoutingCarry, RoutingHandle } from './routing-types';
 
 export type { RoutedRun, RoutingCarry, RoutingHandle } from './routing-types';
@@ -160,6 +161,9 @@ export async function routeIteration(
       name: d.agent,
       maxInstructionsChars: t.rules.maxInstructionsChars,
     });
+    // The agent's run starts next: an abort delivered with this local activity's result must find it where a replay
+    // does (./align.ts).
+    await alignAfterLocalActivity(ctx);
     const opened = t.loaded(n, d.agent, r, Date.now());
     if (r.ok) profile = r.profile;
     else log.warn(r.warning);
