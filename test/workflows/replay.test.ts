@@ -48,6 +48,8 @@ describe('ralphLoop replay', () => {
         // A status query completed a workflow task while the startRouting local activity's result was in: the code
         // after it (the first persist, which asked the quality/cost patch) ran in the next task (replay-race.test.ts).
         'query-split-after-local-activity.json',
+        // The same, under patches-at-start-v1 and persist-activity-v1 (state.json written by a normal activity).
+        'query-split-patches-at-start.json',
       ]),
     );
   });

@@ -53,10 +53,10 @@ export interface LoopContext {
    */
   readonly patchesAtStart: boolean;
   /**
-   * Patch `signals-after-local-activities-v1` (asked once per run, in createContext): the loop waits for a workflow
-   * task of its own after a local activity before it reads what signals change (./align.ts).
+   * Patch `persist-activity-v1` (asked once per run, in createContext): state.json is written by a normal activity and
+   * a routed run's profile loaded by one, so the code after them sees the same signals on replay (./activities.ts).
    */
-  readonly signalsAligned: boolean;
+  readonly persistActivity: boolean;
   /** The quality/cost search-attribute patch was asked in this run (loops recorded before `patchesAtStart`). */
   qualityCostAsked?: boolean;
   /** The verification baseline, when verification is on (patch verification-v1) and it was recorded. */

@@ -7,14 +7,10 @@ import { nowIso, type LoopContext, type Next } from './context';
 import { shouldContinueAsNew } from './carry';
 import { lastIterationSummary } from './failures';
 import { persist } from './persist';
-import { alignAfterLocalActivity } from './align';
 
 /** Abort, pause (waits until resume or abort), continue-as-new, or budget used up; undefined: run an iteration. */
 export async function beforeIteration(ctx: LoopContext): Promise<Next | undefined> {
   const { m } = ctx;
-  // Every way here ends with a persistState local activity (the start, an iteration, a gate's decision, a move): the
-  // signals read below must be those a replay has delivered at this point too.
-  await alignAfterLocalActivity(ctx);
   if (m.abortRequested)
     return {
       kind: 'finish',

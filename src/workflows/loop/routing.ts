@@ -9,7 +9,7 @@
  * loop's → after the run: a failed routed run counts for the breaker; a handoff declaration is read and applied →
  * session + log written (recordRouting). At the end the session file is removed.
  */
-import { log, patched, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
+import { log, patched, proxyActivities, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
 import type * as activities from '../../activities';
 import { ROUTING_DEFAULTS, type RoutingRules } from '../../core/routing/classifier';
 import { profileAgentSpec, profileTimeout, type LoadedProfile } from '../../core/routing/profile';
@@ -19,7 +19,6 @@ import { RoutingTracker, newRoutingState, type RoutingState } from '../../core/r
 import type { ProfileKeywords } from '../../core/routing/classifier';
 import type { ResolvedLoopInput } from '../../config/loop-input';
 import type { LoopContext } from './context';
-import { alignAfterLocalActivity } from './align';
 import type { RoutedRun, RoutingCarry, RoutingHandle } from './routing-types';
 
 export type { RoutedRun, RoutingCarry, RoutingHandle } from './routing-types';
@@ -48,6 +47,10 @@ type RoutingActs = Pick<Acts, 'startRouting' | 'loadAgentProfile' | 'readHandoff
 
 // Reading profiles, the handoff and writing the session are short and local to the worker: a marker event each.
 const localActs = proxyLocalActivities<Acts>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
+
+// A routed run's profile, loaded by a normal activity (patch persist-activity-v1): the agent starts right after it, and
+// an abort delivered with a local activity's result could find the agent not yet started, and on replay started.
+const normalActs = proxyActivities<Acts>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
 
 /**
  * Routing's activities for this loop: on the host's queue for a host-bound loop (patch routing-host-queue; the
@@ -155,15 +158,13 @@ export async function routeIteration(
   const d = t.decide(n, classifiedText(ctx, h, feedback), Date.now());
   let profile: LoadedProfile | undefined;
   if (d.agent) {
-    const r = await acts(ctx).loadAgentProfile({
+    const loader = ctx.persistActivity && !ctx.input.host ? normalActs : acts(ctx);
+    const r = await loader.loadAgentProfile({
       workspace: input.workspace,
       dir: input.routing?.profilesDir,
       name: d.agent,
       maxInstructionsChars: t.rules.maxInstructionsChars,
     });
-    // The agent's run starts next: an abort delivered with this local activity's result must find it where a replay
-    // does (./align.ts).
-    await alignAfterLocalActivity(ctx);
     const opened = t.loaded(n, d.agent, r, Date.now());
     if (r.ok) profile = r.profile;
     else log.warn(r.warning);

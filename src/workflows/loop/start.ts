@@ -7,12 +7,11 @@ import { log, patched, workflowInfo } from '@temporalio/workflow';
 import type { ResolvedLoopInput, LoopInputRaw } from '../../config/loop-input';
 import { LoopMachine } from '../../core/loop-machine';
 import { AntiLazinessTracker } from '../../core/anti-laziness';
-import { loopActivities, validateLoopInputOn, type HostHooks } from './activities';
+import { PERSIST_ACTIVITY_PATCH, loopActivities, validateLoopInputOn, type HostHooks } from './activities';
 import type { RalphLoopCarry } from './carry';
 import { nowIso, type LiveHandles, type LoopContext } from './context';
 import { asLoopFailure } from './failures';
 import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
-import { SIGNALS_AFTER_LOCAL_ACTIVITIES_PATCH } from './align';
 import { unsandboxedLine } from '../../core/sandbox';
 
 /** Patch id of the anti-laziness layer: loops recorded before it replay without it. */
@@ -115,7 +114,7 @@ export function createContext(
   const notifiesParent = parent && patched(CHILD_GATE_NOTICE_PATCH) ? parent.workflowId : undefined;
   // A safe point: right after the validation activity (or the first thing of a continued run), never after a local one.
   const patchesAtStart = patched(PATCHES_AT_START_PATCH);
-  const signalsAligned = patched(SIGNALS_AFTER_LOCAL_ACTIVITIES_PATCH);
+  const persistActivity = patched(PERSIST_ACTIVITY_PATCH);
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -123,7 +122,7 @@ export function createContext(
     input,
     m,
     tracker,
-    acts: loopActivities(input, hostHooks(m, live)),
+    acts: loopActivities(input, hostHooks(m, live), { persistActivity }),
     live,
     stateDir: input.stateDir,
     checkOn: input.completion.checkOn ?? (input.completion.promise ? 'claim' : 'every-iteration'),
@@ -132,7 +131,7 @@ export function createContext(
     runIterations: 0,
     upserted: {},
     patchesAtStart,
-    signalsAligned,
+    persistActivity,
     ...(notifiesParent ? { notifiesParent } : {}),
   };
 }
