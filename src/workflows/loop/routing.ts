@@ -114,7 +114,6 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     if (r.sessionError) state.warnings.push(r.sessionError);
   }
   // Routing v3 (the v3 model) for loops started now; v2 (calibrated confidence, budgets) or v1 for loops recorded
-  // with them.
   // with them. Asked here, after the startRouting local activity, only by loops recorded before patches-at-start-v1.
   const model =
     ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
