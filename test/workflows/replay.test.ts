@@ -50,6 +50,8 @@ describe('ralphLoop replay', () => {
         'query-split-after-local-activity.json',
         // The same, under patches-at-start-v1 and persist-activity-v1 (state.json written by a normal activity).
         'query-split-patches-at-start.json',
+        // A routed loop under both patches: the v3 model without asking its patch, the profile loaded by an activity.
+        'routing-persist-activity.json',
       ]),
     );
   });
