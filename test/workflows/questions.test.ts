@@ -12,8 +12,6 @@ import execa from 'execa';
 import { Harness, checkFileExists, scriptedLoop, tempWorkspace, temporalPath } from '../helpers/env';
 import { recordHistory } from '../helpers/histories';
 import { readHookLog } from '../../src/state/hook-log';
-import { stateFile } from '../../src/state/artifacts';
-import type { LoopState } from '../../src/core/loop-types';
 import { registry } from '../../src/telemetry/metrics';
 
 const CLI = path.resolve(__dirname, '../../dist/src/cli/index.js');
@@ -26,14 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.stop();
 });
-
-/**
- * The state an ended loop persisted last (state.json). Read from the file rather than a `status` query: a query on an
- * ended loop replays its whole history, which is the replay test's subject (test/workflows/replay.test.ts), not this
- * file's.
- */
-const finalState = (ws: string, loopId: string): LoopState =>
-  JSON.parse(fs.readFileSync(stateFile(path.join(ws, '.ralph'), loopId), 'utf8')) as LoopState;
 
 const promptOf = (ws: string, loopId: string, n: number): string =>
   fs.readFileSync(
@@ -120,7 +110,7 @@ describe('questions', () => {
     expect(p2).toContain('Keep v1: clients depend on it.');
     expect(p2).toContain('Questions left: 2 of 3.');
 
-    const end = finalState(ws, id);
+    const end = await h.status(id);
     expect(end.questions).toMatchObject({ asked: 1, answered: 1 });
     expect(end.questions!.log[0]).toMatchObject({ decision: 'answer', by: 'alice', waitMs: expect.any(Number) });
     // The audit trail has the question and its answer with the wait; the metrics count both.
@@ -273,6 +263,6 @@ describe('questions', () => {
     expect(p2).toContain('## Answer from dave');
     expect(p2).toContain('legacyTotal must stay: restore it.');
     await recordHistory(h, id, 'pdare-clarification');
-    expect(finalState(ws, id).questions!.log[0]).toMatchObject({ source: 'pdare', decision: 'answer' });
+    expect((await h.status(id)).questions!.log[0]).toMatchObject({ source: 'pdare', decision: 'answer' });
   });
 });

@@ -45,6 +45,13 @@ describe('ralphLoop replay', () => {
         // closes); the project's details show the question until the child is answered.
         'project-child-question.json',
         'project-child-question--T1--a1.json',
+        // A status query completed a workflow task while the startRouting local activity's result was in: the code
+        // after it (the first persist, which asked the quality/cost patch) ran in the next task (replay-race.test.ts).
+        'query-split-after-local-activity.json',
+        // The same, under patches-at-start-v1 and persist-activity-v1 (state.json written by a normal activity).
+        'query-split-patches-at-start.json',
+        // A routed loop under both patches: the v3 model without asking its patch, the profile loaded by an activity.
+        'routing-persist-activity.json',
       ]),
     );
   });

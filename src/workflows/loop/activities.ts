@@ -74,12 +74,34 @@ const { persistState: localPersistState } = proxyLocalActivities<Acts>({
 });
 
 /**
+ * Patch id: state.json is written by a normal activity, not a local one (and a routed run's profile is loaded by
+ * one). A status query that reaches the worker while a local activity runs can make it record the activity's marker
+ * in one workflow task while the workflow sees the result only in the next, after the signals that came in meanwhile;
+ * a replay resolves the marker in the first task, before them. The loop reads what signals change (abort, pause,
+ * move, route) right after a persist (before each iteration) and starts the agent right after the profile is loaded,
+ * so such a signal took another path on replay (seen: a `pause` during an iteration's last persist paused the loop,
+ * and its replay ran the next agent: a nondeterminism error). A normal activity's completion is a history event of
+ * its own: the code after it sees the same signals on replay. Five more events a persist, and about 10 ms.
+ */
+export const PERSIST_ACTIVITY_PATCH = 'persist-activity-v1';
+
+// The same, as a normal activity (patch persist-activity-v1).
+const { persistState: normalPersistState } = proxyActivities<Acts>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5, initialInterval: '1 second' },
+});
+
+/**
  * The activity proxies of a loop whose input is `input`. A host-bound loop (`input.host`) runs every workspace
  * activity on its host's queue, the local ones as normal activities (a local activity runs wherever the workflow task
  * runs); each waits for the host's worker as long as it takes, reporting through `hooks` every `hostWaitSeconds`.
  */
-export function loopActivities(input: ResolvedLoopInput, hooks?: HostHooks): LoopActivities {
-  if (!input.host) return sharedActivities(input);
+export function loopActivities(
+  input: ResolvedLoopInput,
+  hooks?: HostHooks,
+  o: { persistActivity?: boolean } = {},
+): LoopActivities {
+  if (!input.host) return sharedActivities(input, {}, o.persistActivity);
   const host: ActivityOptions = {
     taskQueue: hostTaskQueue(workflowInfo().taskQueue, input.host),
     scheduleToStartTimeout: `${input.hostWaitSeconds} seconds`,
@@ -141,7 +163,11 @@ function waitForHost<I, R>(
  * `host` options on a host's queue, where the local activities become normal ones (a local activity runs wherever the
  * workflow task runs, which may be another host).
  */
-function sharedActivities(input: ResolvedLoopInput, host: ActivityOptions = {}): LoopActivities {
+function sharedActivities(
+  input: ResolvedLoopInput,
+  host: ActivityOptions = {},
+  persistActivity = false,
+): LoopActivities {
   const onHost = host.taskQueue !== undefined;
   // Every heartbeating activity beats on a timer while its worker lives (src/activities/liveness.ts): the loop's
   // heartbeat timeout is how soon a dead worker is noticed, whatever the activity was doing when it died.
@@ -153,7 +179,7 @@ function sharedActivities(input: ResolvedLoopInput, host: ActivityOptions = {}):
         retry: { maximumAttempts: 5, initialInterval: '1 second' },
       })
     : undefined;
-  const persistState = hostLocal?.persistState ?? localPersistState;
+  const persistState = hostLocal?.persistState ?? (persistActivity ? normalPersistState : localPersistState);
   const runAgentFor = agentRunner(input, host, liveness);
   // The completion command: its own timeout plus a minute to start and collect output.
   const { checkCompletion } = proxyActivities<Acts>({

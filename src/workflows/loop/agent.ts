@@ -15,7 +15,8 @@ import type { PromptPlan } from './prompt';
 /**
  * Patch id of the fused iteration: the detection pass and the completion check run inside the agent's activity, right
  * after the agent (one activity and one workflow task per iteration instead of two activities and a local activity).
- * Loops recorded before it replay with the separate activities.
+ * Loops recorded before it replay with the separate activities. Asked in runAgentPhase (right after the first
+ * persist's local activity) only by loops recorded before patches-at-start-v1: later loops take it without asking.
  */
 export const FUSED_ITERATION_PATCH = 'fused-iteration-v1';
 
@@ -65,7 +66,7 @@ function fusedTail(ctx: LoopContext, n: number, agentTimeoutSeconds: number): ac
 export async function runAgentPhase(ctx: LoopContext, n: number, plan: PromptPlan): Promise<AgentPhase> {
   const { m, input, tracker } = ctx;
   const run: AgentRun = { timedOut: false, attempts: 1 };
-  const fused = patched(FUSED_ITERATION_PATCH);
+  const fused = ctx.patchesAtStart || patched(FUSED_ITERATION_PATCH);
   for (let attempt = 1; ; attempt++) {
     m.setPhase('agent', nowIso());
     m.countAgentRun();

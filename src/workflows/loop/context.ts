@@ -47,6 +47,20 @@ export interface LoopContext {
   runIterations: number;
   /** Search attributes as last upserted: only changes are upserted (each upsert is a history event). */
   readonly upserted: Record<string, unknown>;
+  /**
+   * Patch `patches-at-start-v1` (asked once per run, in createContext): the fused iteration and the v3 routing model
+   * are on without asking their patches, and no quality/cost patch is asked. False for loops recorded before it.
+   */
+  readonly patchesAtStart: boolean;
+  /**
+   * Patch `persist-activity-v1` (asked once per run, in createContext): state.json is written by a normal activity and
+   * a routed run's profile loaded by one, so the code after them sees the same signals on replay (./activities.ts).
+   */
+  readonly persistActivity: boolean;
+  /** Patch `routing-v4-model` (asked once per run, in createContext): routing classifies with the v4 model. */
+  readonly routingV4: boolean;
+  /** The quality/cost search-attribute patch was asked in this run (loops recorded before `patchesAtStart`). */
+  qualityCostAsked?: boolean;
   /** The verification baseline, when verification is on (patch verification-v1) and it was recorded. */
   verification?: VerificationBaseline;
   /**

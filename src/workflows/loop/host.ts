@@ -22,7 +22,7 @@ export async function moveHost(ctx: LoopContext): Promise<void> {
   const url = ctx.input.checkpointRemoteUrl;
   const workspace = req.workspace ?? ctx.input.workspace;
   const moved = relocatedInput(ctx.input, req.host, workspace);
-  const acts = loopActivities(moved, hostHooks(m, ctx.live));
+  const acts = loopActivities(moved, hostHooks(m, ctx.live), { persistActivity: ctx.persistActivity });
   m.setPhase('moving', nowIso());
   try {
     if (!url) throw new Error('the workspace has no git remote');

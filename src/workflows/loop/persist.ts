@@ -15,6 +15,20 @@ type SearchAttributeUpdate = Parameters<typeof upsertSearchAttributes>[0] extend
 /** Patch id of the RalphQuality / RalphCostUsd search attributes: loops recorded before them upsert only the others. */
 export const QUALITY_COST_SA_PATCH = 'search-attributes-quality-cost-v1';
 
+/**
+ * Asks the quality/cost patch, once per run, for loops recorded before patches-at-start-v1 (their histories have its
+ * marker at the run's first persist, non-deprecated in the older ones). Once: the first sync runs right after the
+ * startRouting local activity, where a replay may run it one workflow task before the marker is announced; asking
+ * then is "not taken" without a command, the deprecated marker is skipped, and a second ask must not send the marker
+ * (and its TemporalChangeVersion upsert) late, which is what failed ended loops' status queries. Quality and cost go
+ * in the same upsert as the iteration (they only change with it), so the commands are the same either way.
+ */
+function askQualityCostPatch(ctx: LoopContext): void {
+  if (ctx.patchesAtStart || ctx.qualityCostAsked) return;
+  ctx.qualityCostAsked = true;
+  deprecatePatch(QUALITY_COST_SA_PATCH);
+}
+
 /** Upserts the loop's search attributes that changed since the last upsert (each upsert is a history event). */
 export function syncSearchAttributes(ctx: LoopContext): void {
   const { state } = ctx.m;
@@ -24,11 +38,7 @@ export function syncSearchAttributes(ctx: LoopContext): void {
     awaitingHuman: state.pendingGate !== undefined,
     agent: state.agent,
   };
-  // Upserted together with the iteration (same command), so they add no history event. The patch is deprecated: a
-  // history recorded before it upserts the same commands (quality and cost only ever change with the iteration), and
-  // a deprecated marker is never a replay error when a replay reaches it in another workflow task (a query's replay
-  // of a finished loop met "Non-deprecated patch marker encountered" now and then).
-  deprecatePatch(QUALITY_COST_SA_PATCH);
+  askQualityCostPatch(ctx);
   const quality = [...state.records].reverse().find((r) => r.quality !== undefined)?.quality;
   if (quality !== undefined) want.quality = quality;
   want.costUsd = Math.round((state.totals.costUsd ?? 0) * 100) / 100;

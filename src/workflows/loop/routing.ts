@@ -9,7 +9,7 @@
  * loop's → after the run: a failed routed run counts for the breaker; a handoff declaration is read and applied →
  * session + log written (recordRouting). At the end the session file is removed.
  */
-import { log, patched, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
+import { log, patched, proxyActivities, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
 import type * as activities from '../../activities';
 import { ROUTING_DEFAULTS, type RoutingRules } from '../../core/routing/classifier';
 import { profileAgentSpec, profileTimeout, type LoadedProfile } from '../../core/routing/profile';
@@ -37,7 +37,8 @@ export const ROUTING_V2_PATCH = 'routing-v2-calibrated';
 export const ROUTING_V3_PATCH = 'routing-v3-model';
 /**
  * Patch id of routing v4: the v4 model (v3 plus the routing lexicon, and the lexicon's jargon in the complexity)
- * decides. Loops recorded with v3 replay with v3, and so on down.
+ * decides. Asked once in createContext (a safe point, see patches-at-start-v1); loops recorded without it replay with
+ * v3, and so on down.
  */
 export const ROUTING_V4_PATCH = 'routing-v4-model';
 /**
@@ -52,6 +53,10 @@ type RoutingActs = Pick<Acts, 'startRouting' | 'loadAgentProfile' | 'readHandoff
 
 // Reading profiles, the handoff and writing the session are short and local to the worker: a marker event each.
 const localActs = proxyLocalActivities<Acts>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
+
+// A routed run's profile, loaded by a normal activity (patch persist-activity-v1): the agent starts right after it, and
+// an abort delivered with a local activity's result could find the agent not yet started, and on replay started.
+const normalActs = proxyActivities<Acts>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
 
 /**
  * Routing's activities for this loop: on the host's queue for a host-bound loop (patch routing-host-queue; the
@@ -114,11 +119,13 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     }
     if (r.sessionError) state.warnings.push(r.sessionError);
   }
-  // Routing v4 (the v4 model) for loops started now; v3, v2 (calibrated confidence, budgets) or v1 for loops
-  // recorded with them. Each patch is asked only when the newer ones are not recorded.
-  const model = patched(ROUTING_V4_PATCH)
+  // Routing v4 (the v4 model) for loops started now: decided in createContext (patch routing-v4-model, asked at the
+  // start like patches-at-start-v1, never after a local activity). v3 for loops recorded with patches-at-start-v1 but
+  // before v4; v3, v2 (calibrated confidence, budgets) or v1 asked here, after the startRouting local activity, by
+  // loops recorded before patches-at-start-v1.
+  const model = ctx.routingV4
     ? 'calibrated-v4'
-    : patched(ROUTING_V3_PATCH)
+    : ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
       ? 'calibrated-v3'
       : patched(ROUTING_V2_PATCH)
         ? 'calibrated'
@@ -159,7 +166,8 @@ export async function routeIteration(
   const d = t.decide(n, classifiedText(ctx, h, feedback), Date.now());
   let profile: LoadedProfile | undefined;
   if (d.agent) {
-    const r = await acts(ctx).loadAgentProfile({
+    const loader = ctx.persistActivity && !ctx.input.host ? normalActs : acts(ctx);
+    const r = await loader.loadAgentProfile({
       workspace: input.workspace,
       dir: input.routing?.profilesDir,
       name: d.agent,

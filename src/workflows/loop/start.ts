@@ -7,9 +7,10 @@ import { log, patched, workflowInfo } from '@temporalio/workflow';
 import type { ResolvedLoopInput, LoopInputRaw } from '../../config/loop-input';
 import { LoopMachine } from '../../core/loop-machine';
 import { AntiLazinessTracker } from '../../core/anti-laziness';
-import { loopActivities, validateLoopInputOn, type HostHooks } from './activities';
+import { PERSIST_ACTIVITY_PATCH, loopActivities, validateLoopInputOn, type HostHooks } from './activities';
 import type { RalphLoopCarry } from './carry';
 import { nowIso, type LiveHandles, type LoopContext } from './context';
+import { ROUTING_V4_PATCH } from './routing';
 import { asLoopFailure } from './failures';
 import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
 import { unsandboxedLine } from '../../core/sandbox';
@@ -21,6 +22,15 @@ export const ANTI_LAZINESS_PATCH = 'anti-laziness-v1';
  * no `stuck.differentErrors` in their resolved input (the rule is off for them); the patch keeps it off on replay too.
  */
 export const STUCK_DIFFERENT_ERRORS_PATCH = 'stuck-different-errors-v1';
+/**
+ * Patches asked once, here, instead of right after a local activity. A status query that reaches the worker while a
+ * local activity runs can make it record the activity's marker in one workflow task and run the code after it in the
+ * next; a replay runs that code one task earlier, before the patch markers recorded with it are announced, so a patch
+ * asked there replays as not taken (an ended loop's status query then failed with a nondeterminism error). Loops
+ * started under this patch take the fused iteration and the v3 routing model without asking their patches, and ask no
+ * quality/cost patch; loops recorded before it ask them where they always did.
+ */
+export const PATCHES_AT_START_PATCH = 'patches-at-start-v1';
 
 /**
  * The loop's machine before validation: from the carry, or from what the raw input says (anything missing gets a
@@ -103,6 +113,10 @@ export function createContext(
   // A project's child tells the project when a human gate opens and closes (its Temporal UI details show it).
   const parent = workflowInfo().parent;
   const notifiesParent = parent && patched(CHILD_GATE_NOTICE_PATCH) ? parent.workflowId : undefined;
+  // A safe point: right after the validation activity (or the first thing of a continued run), never after a local one.
+  const patchesAtStart = patched(PATCHES_AT_START_PATCH);
+  const persistActivity = patched(PERSIST_ACTIVITY_PATCH);
+  const routingV4 = patched(ROUTING_V4_PATCH);
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -110,7 +124,7 @@ export function createContext(
     input,
     m,
     tracker,
-    acts: loopActivities(input, hostHooks(m, live)),
+    acts: loopActivities(input, hostHooks(m, live), { persistActivity }),
     live,
     stateDir: input.stateDir,
     checkOn: input.completion.checkOn ?? (input.completion.promise ? 'claim' : 'every-iteration'),
@@ -118,6 +132,9 @@ export function createContext(
     stateFile: carry?.stateFile ?? '',
     runIterations: 0,
     upserted: {},
+    patchesAtStart,
+    persistActivity,
+    routingV4,
     ...(notifiesParent ? { notifiesParent } : {}),
   };
 }
