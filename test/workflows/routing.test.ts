@@ -87,8 +87,10 @@ describe('automatic routing in ralphLoop', () => {
     expect(s.result!.routing).toMatchObject({ agent: 'security_specialist', domain: 'security' });
     // The session file is removed when the loop ends.
     expect(fs.existsSync(sessionPath(ws, id))).toBe(false);
-    // A loop started now routes with the v3 model (patch routing-v3-model).
-    await recordHistory(h, id, 'routing-v3-model');
+    // A loop started now routes with the v4 model (patch routing-v4-model); routing-v3-model.json keeps v3's replay.
+    const { searchAttributes } = await h.client.workflow.getHandle(id).describe();
+    expect(searchAttributes.TemporalChangeVersion).toContain('routing-v4-model');
+    await recordHistory(h, id, 'routing-v4-model');
   });
 
   it('runs a dns → cloud_architect → security chain, each prompt holding the previous context', async () => {
