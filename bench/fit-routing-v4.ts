@@ -21,7 +21,7 @@ import { loadAgentProfiles } from '../src/activities/routing';
 import {
   LEXICON_DOMAIN_FEATURES,
   LEXICON_GENERAL_FEATURES,
-  ROUTING_LEXICON_DATA,
+  routingLexicon,
   lexiconEvidence,
   lexiconFeatures,
   type ProfileKeywords,
@@ -78,7 +78,7 @@ export function fitV4(
     calibrationSplits: V4_CALIBRATION.map((f) => `test/fixtures/routing/${f}`),
     fitted: {
       by: 'bench/fit-routing-v4.ts (npm run fit:routing-v4)',
-      lexicon: { tokens: Object.keys(ROUTING_LEXICON_DATA.tokens).length, built: ROUTING_LEXICON_DATA.built.by },
+      lexicon: { tokens: Object.keys(routingLexicon().tokens).length, built: routingLexicon().built.by },
     },
   });
 }

@@ -10,8 +10,6 @@
  * are fitted on the training split like v3's (bench/fit-routing-v4.ts), so the lexicon's noise is weighed by how
  * well it predicted labelled tasks. Pure and deterministic.
  */
-import { ROUTING_LEXICON } from './lexicon-weights';
-import { ROUTING_MODEL_V4_WEIGHTS as FITTED } from './model-v4-weights';
 import { routingLogitsV3, type RoutingModelV3Weights, type V3Input } from './model-v3';
 import { softmax } from './model';
 
@@ -27,7 +25,19 @@ export interface RoutingLexicon {
   built: Record<string, unknown>;
 }
 
-export const ROUTING_LEXICON_DATA: RoutingLexicon = ROUTING_LEXICON;
+/*
+ * The lexicon and the v4 weights are loaded on first use, not when this module is: the workflow bundle evaluates the
+ * routing core for every loop it runs, and the lexicon alone costs about 4 MB per loop in memory (bench:fleet measured
+ * a worker's peak RSS at 100 loops go from 446 to 848 MB with it loaded eagerly); only a loop that routes needs it.
+ */
+let lexicon: RoutingLexicon | undefined;
+let v4Weights: RoutingModelV3Weights | undefined;
+
+/** The routing lexicon (./lexicon-weights.ts), loaded on first use. */
+export function routingLexicon(): RoutingLexicon {
+  lexicon ??= (require('./lexicon-weights') as typeof import('./lexicon-weights')).ROUTING_LEXICON;
+  return lexicon;
+}
 
 /** The lexicon evidence of a text's tokens: per domain, the sum and the largest of its tokens' lifts. */
 export interface LexiconEvidence {
@@ -41,10 +51,7 @@ export interface LexiconEvidence {
 export const LEXICON_JARGON_LIFT = 1.5;
 
 /** Looks the tokens up in the lexicon. */
-export function lexiconEvidence(
-  tokens: readonly string[],
-  lex: RoutingLexicon = ROUTING_LEXICON_DATA,
-): LexiconEvidence {
+export function lexiconEvidence(tokens: readonly string[], lex: RoutingLexicon = routingLexicon()): LexiconEvidence {
   const out: LexiconEvidence = { sum: new Map(), max: new Map(), jargon: new Map() };
   for (const t of tokens) {
     const row = lex.tokens[t];
@@ -85,8 +92,11 @@ export function lexiconFeatures(lx: LexiconEvidence): { domain: (d: string) => n
   };
 }
 
-/** The committed v4 weights (./model-v4-weights.ts, written by bench/fit-routing-v4.ts). */
-export const ROUTING_MODEL_V4_WEIGHTS: RoutingModelV3Weights = FITTED;
+/** The committed v4 weights (./model-v4-weights.ts, written by bench/fit-routing-v4.ts), loaded on first use. */
+export function routingModelV4Weights(): RoutingModelV3Weights {
+  v4Weights ??= (require('./model-v4-weights') as typeof import('./model-v4-weights')).ROUTING_MODEL_V4_WEIGHTS;
+  return v4Weights;
+}
 
 type V4Params = Pick<
   RoutingModelV3Weights,
@@ -96,8 +106,8 @@ type V4Params = Pick<
 /** Calibrated probability of every candidate domain and of `general` (they sum to 1). */
 export function routingProbabilitiesV4(
   x: V3Input,
-  w: V4Params = ROUTING_MODEL_V4_WEIGHTS,
-  lex: RoutingLexicon = ROUTING_LEXICON_DATA,
+  w: V4Params = routingModelV4Weights(),
+  lex: RoutingLexicon = routingLexicon(),
 ): { domains: Map<string, number>; general: number; lexicon: LexiconEvidence } {
   const lx = lexiconEvidence(x.tokens, lex);
   const l = routingLogitsV3(x, w, lexiconFeatures(lx));

@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import {
-  ROUTING_LEXICON_DATA,
-  ROUTING_MODEL_V4_WEIGHTS,
+  routingLexicon,
+  routingModelV4Weights,
   buildRoutingIndex,
   classify,
   keywordPass,
@@ -37,8 +37,8 @@ describe('the routing lexicon', () => {
     expect(top('jwt')).toBe('security');
     expect(top('billing')).toBe('finops');
     // A word of every domain's commits ("fix", "add") is not in the lexicon.
-    expect(ROUTING_LEXICON_DATA.tokens.fix).toBeUndefined();
-    expect(ROUTING_LEXICON_DATA.tokens.add).toBeUndefined();
+    expect(routingLexicon().tokens.fix).toBeUndefined();
+    expect(routingLexicon().tokens.add).toBeUndefined();
   });
 
   it('labels commit subjects by their repository, or by a conventional-commit type that names a domain', () => {
@@ -66,8 +66,7 @@ describe('the v4 model', () => {
     const text = 'Add a bulkhead per downstream dependency so one slow service cannot exhaust the pool';
     const x = { evidence: keywordPass(text, buildRoutingIndex()), tokens: tokens(text) };
     const p = routingProbabilitiesV4(x);
-    for (const d of ROUTING_MODEL_V4_WEIGHTS.classes.filter((c) => c !== 'general'))
-      expect(p.domains.has(d)).toBe(true);
+    for (const d of routingModelV4Weights().classes.filter((c) => c !== 'general')) expect(p.domains.has(d)).toBe(true);
     expect([...p.domains.values()].reduce((a, b) => a + b, p.general)).toBeCloseTo(1, 9);
     expect(routingProbabilitiesV4(x)).toEqual(p);
     expect(p.lexicon.jargon.get('sre')).toBeGreaterThan(0);
@@ -101,10 +100,10 @@ describe('the v4 fit (bench/fit-routing-v4.ts)', () => {
   it('reproduces the committed weights from the training and calibration splits', async () => {
     const { train, cal, profiles } = await v4Inputs();
     // Refitted at the committed L2 strength only (the grid's other fits cost minutes; their losses are on record).
-    const { l2, l2Grid } = ROUTING_MODEL_V4_WEIGHTS.fitted as { l2: number; l2Grid: Record<string, number> };
+    const { l2, l2Grid } = routingModelV4Weights().fitted as { l2: number; l2Grid: Record<string, number> };
     expect(fitV4(train, cal, profiles, [l2])).toEqual({
-      ...ROUTING_MODEL_V4_WEIGHTS,
-      fitted: { ...ROUTING_MODEL_V4_WEIGHTS.fitted, l2Grid: { [String(l2)]: l2Grid[String(l2)] } },
+      ...routingModelV4Weights(),
+      fitted: { ...routingModelV4Weights().fitted, l2Grid: { [String(l2)]: l2Grid[String(l2)] } },
     });
   }, 600_000);
 
