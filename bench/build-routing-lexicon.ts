@@ -183,10 +183,13 @@ function main(): void {
       ' * Per token, pairs of (index into `domains`, log-lift) where its log-lift is at least ' +
       String(KEEP) +
       ', in commit\n' +
-      ' * subjects of public repositories labelled by domain (bench/routing-lexicon/repos.json). See ./model-v4.ts.\n */\n' +
-      `export const ROUTING_LEXICON = ${JSON.stringify(lex)};\n`,
+      ' * subjects of public repositories labelled by domain (bench/routing-lexicon/repos.json). See ./model-v4.ts. One\n' +
+      ' * JSON string, parsed on first use: a workflow bundle holds it for every loop, and a string on one line is the\n' +
+      ' * smallest form of it there.\n */\n' +
+      `export const ROUTING_LEXICON_JSON =\n  ${JSON.stringify(JSON.stringify(lex))};\n`,
   );
   try {
+    // Prettier puts the string in single quotes (no escaped double quotes: the smallest form).
     execFileSync(path.join(root(), 'node_modules', '.bin', 'prettier'), ['--write', out], { stdio: 'ignore' });
   } catch {
     // Formatting is cosmetic: the file is valid TypeScript either way.

@@ -87,8 +87,8 @@ export function fitV4(
 export function v4WeightsSource(w: ReturnType<typeof fitV4>): string {
   return (
     "/**\n * The routing v4 model's fitted weights: written by bench/fit-routing-v4.ts (`npm run fit:routing-v4`), not by\n" +
-    ' * hand (see ./model-v4.ts).\n */\n' +
-    `export const ROUTING_MODEL_V4_WEIGHTS = ${JSON.stringify(w)};\n`
+    ' * hand (see ./model-v4.ts). One JSON string, parsed on first use (see ./lexicon-weights.ts).\n */\n' +
+    `export const ROUTING_MODEL_V4_WEIGHTS_JSON =\n  ${JSON.stringify(JSON.stringify(w))};\n`
   );
 }
 

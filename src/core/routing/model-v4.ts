@@ -35,7 +35,9 @@ let v4Weights: RoutingModelV3Weights | undefined;
 
 /** The routing lexicon (./lexicon-weights.ts), loaded on first use. */
 export function routingLexicon(): RoutingLexicon {
-  lexicon ??= (require('./lexicon-weights') as typeof import('./lexicon-weights')).ROUTING_LEXICON;
+  lexicon ??= JSON.parse(
+    (require('./lexicon-weights') as typeof import('./lexicon-weights')).ROUTING_LEXICON_JSON,
+  ) as RoutingLexicon;
   return lexicon;
 }
 
@@ -94,7 +96,9 @@ export function lexiconFeatures(lx: LexiconEvidence): { domain: (d: string) => n
 
 /** The committed v4 weights (./model-v4-weights.ts, written by bench/fit-routing-v4.ts), loaded on first use. */
 export function routingModelV4Weights(): RoutingModelV3Weights {
-  v4Weights ??= (require('./model-v4-weights') as typeof import('./model-v4-weights')).ROUTING_MODEL_V4_WEIGHTS;
+  v4Weights ??= JSON.parse(
+    (require('./model-v4-weights') as typeof import('./model-v4-weights')).ROUTING_MODEL_V4_WEIGHTS_JSON,
+  ) as RoutingModelV3Weights;
   return v4Weights;
 }
 
