@@ -316,11 +316,10 @@ export function v3WeightsSource(w: ReturnType<typeof fitV3>): string {
   );
 }
 
-async function main(): Promise<void> {
-  const { train, cal, profiles } = await v3Inputs();
-  const w = fitV3(train, cal, profiles);
-  const out = path.join(root(), 'src', 'core', 'routing', 'model-v3-weights.ts');
-  fs.writeFileSync(out, v3WeightsSource(w));
+/** Writes fitted weights `w` as `source` to src/core/routing/`file` (prettier-formatted) and prints their record. */
+export function writeWeights(file: string, source: string, w: ReturnType<typeof fitV3>): void {
+  const out = path.join(root(), 'src', 'core', 'routing', file);
+  fs.writeFileSync(out, source);
   try {
     execFileSync(path.join(root(), 'node_modules', '.bin', 'prettier'), ['--write', out], { stdio: 'ignore' });
   } catch {
@@ -328,6 +327,12 @@ async function main(): Promise<void> {
   }
   console.log(JSON.stringify({ ...w, tokens: undefined, kept: Object.keys(w.tokens).length }, null, 2));
   console.log(`→ ${out} (rebuild before using it: npm run build)`);
+}
+
+async function main(): Promise<void> {
+  const { train, cal, profiles } = await v3Inputs();
+  const w = fitV3(train, cal, profiles);
+  writeWeights('model-v3-weights.ts', v3WeightsSource(w), w);
 }
 
 if (require.main === module)

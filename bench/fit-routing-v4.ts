@@ -16,7 +16,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { loadAgentProfiles } from '../src/activities/routing';
 import {
   LEXICON_DOMAIN_FEATURES,
@@ -26,7 +25,7 @@ import {
   lexiconFeatures,
   type ProfileKeywords,
 } from '../src/core/routing';
-import { fitV3 } from './fit-routing-v3';
+import { fitV3, writeWeights } from './fit-routing-v3';
 import type { Labelled } from './routing-eval';
 
 const root = (): string => {
@@ -95,15 +94,7 @@ export function v4WeightsSource(w: ReturnType<typeof fitV4>): string {
 async function main(): Promise<void> {
   const { train, cal, profiles } = await v4Inputs();
   const w = fitV4(train, cal, profiles);
-  const out = path.join(root(), 'src', 'core', 'routing', 'model-v4-weights.ts');
-  fs.writeFileSync(out, v4WeightsSource(w));
-  try {
-    execFileSync(path.join(root(), 'node_modules', '.bin', 'prettier'), ['--write', out], { stdio: 'ignore' });
-  } catch {
-    // Formatting is cosmetic: the file is valid TypeScript either way.
-  }
-  console.log(JSON.stringify({ ...w, tokens: undefined, kept: Object.keys(w.tokens).length }, null, 2));
-  console.log(`→ ${out} (rebuild before using it: npm run build)`);
+  writeWeights('model-v4-weights.ts', v4WeightsSource(w), w);
 }
 
 if (require.main === module)
