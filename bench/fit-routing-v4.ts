@@ -47,7 +47,10 @@ const V4_L2_DENSE = 0.0001;
 const V4_KEEP = 0.3;
 
 /** Reads v4's training and calibration splits and the fixture profiles. */
-export async function v4Inputs(): Promise<{
+export async function v4Inputs(
+  trainSplits: readonly string[] = V4_TRAIN,
+  calibrationSplits: readonly string[] = V4_CALIBRATION,
+): Promise<{
   train: Labelled['tasks'];
   cal: Labelled['tasks'];
   profiles: ProfileKeywords[];
@@ -56,7 +59,7 @@ export async function v4Inputs(): Promise<{
   const read = (f: string): Labelled['tasks'] =>
     (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Labelled).tasks;
   const { profiles } = await loadAgentProfiles({ workspace: dir, dir: path.join(dir, 'agents') });
-  return { train: V4_TRAIN.flatMap(read), cal: V4_CALIBRATION.flatMap(read), profiles };
+  return { train: trainSplits.flatMap(read), cal: calibrationSplits.flatMap(read), profiles };
 }
 
 /** Fits the v4 weights: the object model-v4-weights.ts holds. */
@@ -65,6 +68,8 @@ export function fitV4(
   cal: Labelled['tasks'],
   profiles: readonly ProfileKeywords[],
   l2Grid: readonly number[] = V4_L2_GRID,
+  trainSplits: readonly string[] = V4_TRAIN,
+  calibrationSplits: readonly string[] = V4_CALIBRATION,
 ) {
   return fitV3(train, cal, profiles, {
     extra: (tokens) => lexiconFeatures(lexiconEvidence(tokens)),
@@ -73,8 +78,8 @@ export function fitV4(
     keep: V4_KEEP,
     domainFeatures: LEXICON_DOMAIN_FEATURES,
     generalFeatures: LEXICON_GENERAL_FEATURES,
-    trainSplits: V4_TRAIN.map((f) => `test/fixtures/routing/${f}`),
-    calibrationSplits: V4_CALIBRATION.map((f) => `test/fixtures/routing/${f}`),
+    trainSplits: trainSplits.map((f) => `test/fixtures/routing/${f}`),
+    calibrationSplits: calibrationSplits.map((f) => `test/fixtures/routing/${f}`),
     fitted: {
       by: 'bench/fit-routing-v4.ts (npm run fit:routing-v4)',
       lexicon: { tokens: Object.keys(routingLexicon().tokens).length, built: routingLexicon().built.by },

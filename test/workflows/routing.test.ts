@@ -87,10 +87,11 @@ describe('automatic routing in ralphLoop', () => {
     expect(s.result!.routing).toMatchObject({ agent: 'security_specialist', domain: 'security' });
     // The session file is removed when the loop ends.
     expect(fs.existsSync(sessionPath(ws, id))).toBe(false);
-    // A loop started now routes with the v4 model (patch routing-v4-model); routing-v3-model.json keeps v3's replay.
+    // A loop started now routes with the v5 model (patch routing-v5-model); routing-v4-model.json and
+    // routing-v3-model.json keep v4's and v3's replay.
     const { searchAttributes } = await h.client.workflow.getHandle(id).describe();
-    expect(searchAttributes.TemporalChangeVersion).toContain('routing-v4-model');
-    await recordHistory(h, id, 'routing-v4-model');
+    expect(searchAttributes.TemporalChangeVersion).toContain('routing-v5-model');
+    await recordHistory(h, id, 'routing-v5-model');
   });
 
   it('runs a dns → cloud_architect → security chain, each prompt holding the previous context', async () => {

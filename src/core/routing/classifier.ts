@@ -9,6 +9,7 @@
 import { ROUTING_MODEL_WEIGHTS, routingProbabilities, type RoutingEvidence } from './model';
 import { routingProbabilitiesV3, textTokens } from './model-v3';
 import { routingProbabilitiesV4 } from './model-v4';
+import { V5_CERTAIN, routingModelV5Weights } from './model-v5';
 import {
   COMPLEXITY_TERMS,
   COMPLEXITY_TERMS_V2,
@@ -147,13 +148,14 @@ export function normalizeText(s: string): string {
 
 /**
  * Builds the keyword index of the built-in vocabulary plus `profiles`. `model` picks the confidence and vocabulary:
- * `calibrated-v4` (default: the v3 model plus the routing lexicon, ./model-v4.ts), `calibrated-v3` (vocabulary v2, no
+ * `calibrated-v5` (default: v4's features with weights fitted on more real text, and the certainty rule of
+ * complexity, ./model-v5.ts), `calibrated-v4` (the v3 model plus the routing lexicon, ./model-v4.ts), `calibrated-v3` (vocabulary v2, no
  * learned keywords, the v3 model), `calibrated` (routing-v2: vocabulary
  * v2 plus its learned keywords) or `keywords` (routing-v1, for loops recorded before the calibrated model).
  */
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
-  model: ConfidenceModel = 'calibrated-v4',
+  model: ConfidenceModel = 'calibrated-v5',
   learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
@@ -324,12 +326,13 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v4` (v3 plus the routing lexicon's features, ./model-v4.ts),
+ * How a classification's confidence is computed: `calibrated-v5` (v4's features, weights fitted on more real text,
+ * ./model-v5.ts), `calibrated-v4` (v3 plus the routing lexicon's features, ./model-v4.ts),
  * `calibrated-v3` (the v3 model: keyword features plus the text's own
  * words, ./model-v3.ts), `calibrated` (routing-v2: keyword features only, ./model.ts) or `keywords` (routing-v1's
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
-export type ConfidenceModel = 'calibrated-v4' | 'calibrated-v3' | 'calibrated' | 'keywords';
+export type ConfidenceModel = 'calibrated-v5' | 'calibrated-v4' | 'calibrated-v3' | 'calibrated' | 'keywords';
 
 /** Whether a model's confidence is a calibrated probability (v2 and v3). */
 export const isCalibrated = (model: ConfidenceModel): boolean => model !== 'keywords';
@@ -347,7 +350,8 @@ function keywordConfidences(ranked: [string, number][]): Record<string, number> 
 /**
  * A text's complexity: 1 + length (one per 6 words, at most 4) + work words (at most 3) + other domains with real
  * evidence (at most 2) + specialist jargon (calibrated models: distinct keywords that name a domain on their own, and
- * with v4 the lexicon's jargon of the primary domain; at most 2), capped at 10.
+ * with v4 and v5 the lexicon's jargon of the primary domain; at most 2) + with v5 one for a primary domain at least
+ * {@link V5_CERTAIN} probable, capped at 10.
  */
 function complexityOf(
   k: KeywordPass,
@@ -355,6 +359,7 @@ function complexityOf(
   calibrated: boolean,
   lexiconJargon: ReadonlyMap<string, number> | undefined,
   jargonMinWords: number,
+  certainty?: number,
 ): number {
   const otherDomains = ranked.filter(([d, s]) => d !== ranked[0]?.[0] && s >= 3).length;
   // The calibrated model also counts specialist jargon (distinct keywords that name a domain on their own): a short,
@@ -369,7 +374,9 @@ function complexityOf(
       Math.min(4, Math.ceil(k.words / 6)) +
       Math.min(3, k.complexityTerms) +
       Math.min(2, otherDomains) +
-      Math.min(2, jargon),
+      Math.min(2, jargon) +
+      // v5: a domain the model is sure of (from 3 words) is specialist work.
+      (certainty !== undefined && k.words >= JARGON_MIN_WORDS_V4 && certainty >= V5_CERTAIN ? 1 : 0),
   );
 }
 
@@ -381,7 +388,8 @@ function complexityOf(
  *   (./model.ts: a softmax over the matched domains and `general`, fitted on labelled tasks and calibrated), so 0.7
  *   means right about 70 % of the time. `keywords` is the v1 score, kept so loops recorded before it replay alike.
  * - Complexity: 1 + length (one per 6 words, at most 4) + work words (implement, migrate, audit...: at most 3) + other
- *   domains with real evidence (at most 2), capped at 10.
+ *   domains with real evidence (at most 2) + jargon (at most 2) + with v5 one for a sure domain, capped at 10
+ *   ({@link complexityOf}).
  * - Routed when confidence > `minConfidence`, complexity > `minComplexity`, and a profile serves the domain;
  *   `decidedBy` names the rule that decided.
  */
@@ -400,11 +408,13 @@ export function classify(
   if (isCalibrated(model)) {
     const tokens = model === 'calibrated' ? [] : textTokens(normalizeText(text));
     const p =
-      model === 'calibrated-v4'
-        ? routingProbabilitiesV4({ evidence: k, tokens })
-        : model === 'calibrated-v3'
-          ? routingProbabilitiesV3({ evidence: k, tokens })
-          : routingProbabilities(k);
+      model === 'calibrated-v5'
+        ? routingProbabilitiesV4({ evidence: k, tokens }, routingModelV5Weights())
+        : model === 'calibrated-v4'
+          ? routingProbabilitiesV4({ evidence: k, tokens })
+          : model === 'calibrated-v3'
+            ? routingProbabilitiesV3({ evidence: k, tokens })
+            : routingProbabilities(k);
     if ('lexicon' in p) lexiconJargon = (p as ReturnType<typeof routingProbabilitiesV4>).lexicon.jargon;
     confidences = {};
     // v3 scores every built-in domain from the text's words too: one no keyword matched joins when it is probable.
@@ -421,7 +431,8 @@ export function classify(
     ranked,
     isCalibrated(model),
     lexiconJargon,
-    model === 'calibrated-v4' ? JARGON_MIN_WORDS_V4 : JARGON_MIN_WORDS,
+    model === 'calibrated-v5' || model === 'calibrated-v4' ? JARGON_MIN_WORDS_V4 : JARGON_MIN_WORDS,
+    model === 'calibrated-v5' && ranked[0] ? confidences[ranked[0][0]] : undefined,
   );
   const base = { complexity, confidences, matched, model, ...(general !== undefined ? { general } : {}) };
   const why: string[] = [];

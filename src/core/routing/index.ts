@@ -12,3 +12,4 @@ export * from './model';
 export * from './tracker';
 export * from './model-v3';
 export * from './model-v4';
+export * from './model-v5';

@@ -41,6 +41,8 @@ export const ROUTING_V3_PATCH = 'routing-v3-model';
  * v3, and so on down.
  */
 export const ROUTING_V4_PATCH = 'routing-v4-model';
+/** Routing v5: v4's features with weights fitted on more real text, and the certainty rule of complexity. */
+export const ROUTING_V5_PATCH = 'routing-v5-model';
 /**
  * Patch id of host-affine routing: a host-bound loop runs routing's activities (profiles, session, handoff, log) on
  * its host's queue, like every other workspace activity, instead of as local activities on whichever worker runs the
@@ -119,17 +121,19 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     }
     if (r.sessionError) state.warnings.push(r.sessionError);
   }
-  // Routing v4 (the v4 model) for loops started now: decided in createContext (patch routing-v4-model, asked at the
-  // start like patches-at-start-v1, never after a local activity). v3 for loops recorded with patches-at-start-v1 but
-  // before v4; v3, v2 (calibrated confidence, budgets) or v1 asked here, after the startRouting local activity, by
+  // Routing v5 for loops started now, v4 for loops recorded before it: decided in createContext (patches
+  // routing-v4-model and routing-v5-model, asked at the start like patches-at-start-v1, never after a local activity).
+  // v3 for loops recorded with patches-at-start-v1 but before v4; v3, v2 (calibrated confidence, budgets) or v1 asked here, after the startRouting local activity, by
   // loops recorded before patches-at-start-v1.
-  const model = ctx.routingV4
-    ? 'calibrated-v4'
-    : ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
-      ? 'calibrated-v3'
-      : patched(ROUTING_V2_PATCH)
-        ? 'calibrated'
-        : 'keywords';
+  const model = ctx.routingV5
+    ? 'calibrated-v5'
+    : ctx.routingV4
+      ? 'calibrated-v4'
+      : ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
+        ? 'calibrated-v3'
+        : patched(ROUTING_V2_PATCH)
+          ? 'calibrated'
+          : 'keywords';
   const t = new RoutingTracker(rulesOf(input), m.state.loopId, profiles, state, input.routing?.carryIn?.taskId, {
     model,
   });

@@ -76,7 +76,11 @@ describe('the v4 model', () => {
     const text = 'Showback report per product team from the AWS CUR in Athena';
     expect(classify(text, buildRoutingIndex([], 'calibrated-v4')).domain).toBe('finops');
     for (const t of ['Say hello', 'Rename the variable foo to bar', "What's the weather?"])
-      expect(classify(t)).toMatchObject({ model: 'calibrated-v4', domain: 'general', route: false });
+      expect(classify(t, buildRoutingIndex([], 'calibrated-v4'))).toMatchObject({
+        model: 'calibrated-v4',
+        domain: 'general',
+        route: false,
+      });
   });
 
   it("counts the lexicon's jargon of the primary domain toward the complexity (v3 does not)", () => {
@@ -88,9 +92,10 @@ describe('the v4 model', () => {
   });
 
   it('scores a domain a profile defines from its keywords', () => {
-    const index = buildRoutingIndex([
-      { name: 'dns_specialist', domain: 'dns', keywords: ['dns', 'mx record', 'spf', 'dkim'], weights: { dns: 4 } },
-    ]);
+    const index = buildRoutingIndex(
+      [{ name: 'dns_specialist', domain: 'dns', keywords: ['dns', 'mx record', 'spf', 'dkim'], weights: { dns: 4 } }],
+      'calibrated-v4',
+    );
     const c = classify('Configure the DNS zone with MX records, SPF and DKIM for the new mail domain', index);
     expect(c).toMatchObject({ model: 'calibrated-v4', domain: 'dns', route: true, profile: 'dns_specialist' });
   });

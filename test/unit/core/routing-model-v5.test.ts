@@ -1,0 +1,80 @@
+/**
+ * The routing v5 model (src/core/routing/model-v5.ts): v4's features with weights fitted on more real text, and the
+ * certainty rule of complexity (a domain the model is sure of, from 3 words, is specialist work). The committed
+ * weights are what bench/fit-routing-v5.ts fits; no text of the third blind split is in its training or calibration.
+ */
+import path from 'node:path';
+import {
+  V5_CERTAIN,
+  buildRoutingIndex,
+  classify,
+  keywordPass,
+  normalizeText,
+  routingModelV4Weights,
+  routingModelV5Weights,
+  routingProbabilitiesV4,
+  textTokens,
+} from '../../../src/core/routing';
+import { V5_CALIBRATION, V5_TRAIN, fitV5, v5Inputs } from '../../../bench/fit-routing-v5';
+import type { Labelled } from '../../../bench/routing-eval';
+
+const FIXTURES = path.join(__dirname, '../../fixtures/routing');
+const split = (f: string): Labelled => require(path.join(FIXTURES, f)) as Labelled;
+const DEVOPS = [{ name: 'ci_engineer', domain: 'devops', keywords: [], weights: {} }];
+
+describe('the v5 model', () => {
+  it('is the default; its probabilities sum to 1 and differ from v4 (its own weights)', () => {
+    const text = 'Operator ClusterRole grants far too much';
+    expect(classify(text).model).toBe('calibrated-v5');
+    const x = { evidence: keywordPass(text, buildRoutingIndex()), tokens: textTokens(normalizeText(text)) };
+    const p5 = routingProbabilitiesV4(x, routingModelV5Weights());
+    const p4 = routingProbabilitiesV4(x, routingModelV4Weights());
+    expect([...p5.domains.values()].reduce((a, b) => a + b, p5.general)).toBeCloseTo(1, 9);
+    expect(p5.domains.get('security')).not.toBeCloseTo(p4.domains.get('security')!, 3);
+    expect(routingModelV5Weights().fitted).toMatchObject({ by: expect.stringContaining('fit-routing-v5') });
+  });
+
+  it('counts a sure domain toward the complexity: a short specialist title routes, a 2-word one still does not', () => {
+    const title = 'Cache go modules in CI';
+    const v5 = classify(title, buildRoutingIndex(DEVOPS, 'calibrated-v5'));
+    const v4 = classify(title, buildRoutingIndex(DEVOPS, 'calibrated-v4'));
+    expect(v5.confidence).toBeGreaterThanOrEqual(V5_CERTAIN);
+    expect(v5).toMatchObject({ domain: 'devops', route: true, decidedBy: 'routed', profile: 'ci_engineer' });
+    expect(v5.complexity).toBe(v4.complexity + 1);
+    expect(v4).toMatchObject({ domain: 'devops', route: false, decidedBy: 'minComplexity' });
+    // The seed's rule still holds: complexity 3 or less never routes, however sure the domain.
+    const xss = classify('Fix XSS', buildRoutingIndex([{ name: 'sec', domain: 'security', keywords: [] }]));
+    expect(xss).toMatchObject({ domain: 'security', route: false, decidedBy: 'minComplexity' });
+    expect(xss.complexity).toBeLessThanOrEqual(3);
+  });
+
+  it('keeps plain chores and small talk general', () => {
+    for (const t of ['Say hello', 'Rename the helper to currentUser', "What's the weather?"])
+      expect(classify(t)).toMatchObject({ model: 'calibrated-v5', domain: 'general', route: false });
+  });
+});
+
+describe('the v5 fit (bench/fit-routing-v5.ts)', () => {
+  it('reproduces the committed weights from the training and calibration splits', async () => {
+    const { train, cal, profiles } = await v5Inputs();
+    const { l2, l2Grid } = routingModelV5Weights().fitted as { l2: number; l2Grid: Record<string, number> };
+    expect(fitV5(train, cal, profiles, [l2])).toEqual({
+      ...routingModelV5Weights(),
+      fitted: { ...routingModelV5Weights().fitted, l2Grid: { [String(l2)]: l2Grid[String(l2)] } },
+    });
+  }, 600_000);
+
+  it('reads no text or thread of the third held-out split, which holds at least 200 task descriptions', async () => {
+    const tasks = (f: string) => split(f).tasks as { text: string; source?: string }[];
+    const third = tasks('heldout-third.json');
+    const seen = [...V5_TRAIN, ...V5_CALIBRATION].flatMap(tasks);
+    const texts = new Set(seen.map((t) => normalizeText(t.text)));
+    const urls = new Set(seen.map((t) => t.source).filter((s) => s?.startsWith('https://')));
+    expect(third.filter((t) => texts.has(normalizeText(t.text)) || urls.has(t.source))).toEqual([]);
+    expect(third.length).toBeGreaterThanOrEqual(200);
+    expect(third.filter((t) => /^https:\/\/github\.com\//.test(t.source ?? '')).length).toBeGreaterThanOrEqual(100);
+    expect(V5_TRAIN).toContain('heldout-fresh.json');
+    const { train, cal } = await v5Inputs();
+    expect(train.length + cal.length).toBe(V5_TRAIN.concat(V5_CALIBRATION).reduce((n, f) => n + tasks(f).length, 0));
+  });
+});
