@@ -70,12 +70,13 @@ export function fitV4(
   l2Grid: readonly number[] = V4_L2_GRID,
   trainSplits: readonly string[] = V4_TRAIN,
   calibrationSplits: readonly string[] = V4_CALIBRATION,
+  keep: number = V4_KEEP,
 ) {
   return fitV3(train, cal, profiles, {
     extra: (tokens) => lexiconFeatures(lexiconEvidence(tokens)),
     l2Grid,
     l2Dense: V4_L2_DENSE,
-    keep: V4_KEEP,
+    keep,
     domainFeatures: LEXICON_DOMAIN_FEATURES,
     generalFeatures: LEXICON_GENERAL_FEATURES,
     trainSplits: trainSplits.map((f) => `test/fixtures/routing/${f}`),
