@@ -55,6 +55,13 @@ describe('ralph route explain', () => {
     const short = await ralph(['route', 'explain', 'Fix XSS', '--profiles', PROFILES]);
     expect(short.stdout).toMatch(/decided by\s+minComplexity: complexity 3 is not above 3/);
     expect(short.stdout).toMatch(/agent\s+base \(base agent\)/);
+    // A mechanical chore (v5): a rename stays with the base agent, however much security jargon its names hold.
+    const chore = 'Rename the auth_tokens module to session_tokens and update the imports of the login middleware';
+    const c = await ralph(['route', 'explain', chore, '--profiles', PROFILES]);
+    expect(c.stdout).toMatch(/decided by\s+minComplexity: complexity \d is not above 3 \(a mechanical chore: rename\)/);
+    expect(
+      JSON.parse((await ralph(['route', 'explain', chore, '--profiles', PROFILES, '--json'])).stdout),
+    ).toMatchObject({ chore: 'rename', route: false, agent: 'base' });
     // A raised confidence threshold: the confidence threshold decides.
     const high = await ralph(['route', 'explain', text, '--profiles', PROFILES, '--min-confidence', '0.9999']);
     expect(high.stdout).toMatch(/decided by\s+minConfidence: probability 0\.\d+ is not above 0\.9999/);

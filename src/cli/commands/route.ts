@@ -72,7 +72,7 @@ export function decidedLine(e: Classification, rules: { minConfidence: number; m
     case 'minConfidence':
       return `minConfidence: probability ${e.confidence} is not above ${rules.minConfidence}`;
     case 'minComplexity':
-      return `minComplexity: complexity ${e.complexity} is not above ${rules.minComplexity}`;
+      return `minComplexity: complexity ${e.complexity} is not above ${rules.minComplexity}${e.chore ? ` (a mechanical chore: ${e.chore})` : ''}`;
     case 'no_profile':
       return `no profile serves domain ${e.domain}`;
     default:

@@ -123,6 +123,8 @@ export interface Classification {
   general?: number;
   /** The profile chosen for the domain (even when `route` is false: what would run). */
   profile?: string;
+  /** v5: the mechanical chore the task leads with (`rename`, `bump`...), which keeps its complexity at most 3. */
+  chore?: string;
   /** One clause per reason, for `ralph route explain` and the routing log. */
   why: string[];
 }
@@ -348,6 +350,31 @@ function keywordConfidences(ranked: [string, number][]): Record<string, number> 
 }
 
 /**
+ * Words that, leading a task, make it a mechanical chore (v5): a rename, a version bump, a typo, a reformat. Their
+ * names often hold a domain's jargon ("Rename utils/k8s_names.py to utils/resource_names.py", "Rename the auth module
+ * to authn") while the work is the base agent's. In every labelled split, all 26 tasks that lead with "rename" and 12
+ * of the 15 that lead with "bump" are `general`; the other 3 bumps name a CVE, hence {@link ADVISORY}.
+ */
+const CHORE_LEADS = new Set(['rename', 'renames', 'renaming', 'bump', 'bumps', 'reformat', 'typo', 'typos']);
+/** A bump that names a security advisory is security work, not a chore. */
+const ADVISORY = /\b(cve|ghsa|vulnerab\w*|advisory|security)\b/;
+
+/**
+ * The chore a task leads with (v5), after an issue prefix such as "[Bug]" or "chore(deps):", or undefined.
+ */
+export function choreLead(text: string): string | undefined {
+  const rest = text
+    .trim()
+    .replace(/^(\[[^\]]*\]\s*)+/, '')
+    .replace(/^[a-z]+(\([^)]*\))?!?:\s*/i, '');
+  const norm = normalizeText(rest);
+  const lead = norm.split(' ')[0];
+  if (!CHORE_LEADS.has(lead)) return undefined;
+  if (lead.startsWith('bump') && ADVISORY.test(norm)) return undefined;
+  return lead;
+}
+
+/**
  * A text's complexity: 1 + length (one per 6 words, at most 4) + work words (at most 3) + other domains with real
  * evidence (at most 2) + specialist jargon (calibrated models: distinct keywords that name a domain on their own, and
  * with v4 and v5 the lexicon's jargon of the primary domain; at most 2) + with v5 one for a primary domain at least
@@ -434,7 +461,16 @@ export function classify(
     model === 'calibrated-v5' || model === 'calibrated-v4' ? JARGON_MIN_WORDS_V4 : JARGON_MIN_WORDS,
     model === 'calibrated-v5' && ranked[0] ? confidences[ranked[0][0]] : undefined,
   );
-  const base = { complexity, confidences, matched, model, ...(general !== undefined ? { general } : {}) };
+  // v5: a task that leads with a mechanical chore is small work (complexity at most 3), whatever jargon it names.
+  const chore = model === 'calibrated-v5' ? choreLead(text) : undefined;
+  const base = {
+    complexity: chore ? Math.min(3, complexity) : complexity,
+    confidences,
+    matched,
+    model,
+    ...(general !== undefined ? { general } : {}),
+    ...(chore ? { chore } : {}),
+  };
   const why: string[] = [];
   if (!ranked.length) {
     why.push('no domain keyword matched: general');
@@ -458,9 +494,10 @@ export function classify(
     decidedBy = 'minConfidence';
     why.push(`confidence ${confidence} is not above minConfidence ${rules.minConfidence}: base agent`);
   }
-  if (!(complexity > rules.minComplexity)) {
+  if (chore) why.push(`a mechanical chore (leads with "${chore}"): complexity at most 3`);
+  if (!(base.complexity > rules.minComplexity)) {
     if (decidedBy === 'routed') decidedBy = 'minComplexity';
-    why.push(`complexity ${complexity} is not above minComplexity ${rules.minComplexity}: base agent`);
+    why.push(`complexity ${base.complexity} is not above minComplexity ${rules.minComplexity}: base agent`);
   }
   if (!profile) {
     if (decidedBy === 'routed') decidedBy = 'no_profile';
@@ -469,7 +506,7 @@ export function classify(
   const route = decidedBy === 'routed';
   if (route)
     why.push(
-      `routed to profile ${profile}: confidence ${confidence} > ${rules.minConfidence}, complexity ${complexity} > ${rules.minComplexity}`,
+      `routed to profile ${profile}: confidence ${confidence} > ${rules.minConfidence}, complexity ${base.complexity} > ${rules.minComplexity}`,
     );
   return { domain, confidence, ...base, route, profile, decidedBy, why };
 }

@@ -48,6 +48,27 @@ describe('the v5 model', () => {
     expect(xss.complexity).toBeLessThanOrEqual(3);
   });
 
+  it('keeps a task that leads with a mechanical chore at complexity 3 or less, whatever jargon it names', () => {
+    const index = buildRoutingIndex([...DEVOPS, { name: 'sec', domain: 'security', keywords: [] }]);
+    const rename = 'Rename deploy/k8s_manifests.py to deploy/manifests.py and update the imports in the Helm scripts';
+    const c = classify(rename, index);
+    expect(c).toMatchObject({ chore: 'rename', route: false });
+    expect(c.complexity).toBeLessThanOrEqual(3);
+    expect(c.why.join('\n')).toContain('a mechanical chore (leads with "rename")');
+    // v4 has no such rule: the same text routes to the devops profile there.
+    const v4 = classify(rename, buildRoutingIndex(DEVOPS, 'calibrated-v4'));
+    expect(v4).toMatchObject({ domain: 'devops', route: true });
+    expect(v4.chore).toBeUndefined();
+    expect(classify('chore(deps): bump axios from 1.6.0 to 1.7.4 in the frontend build', index)).toMatchObject({
+      chore: 'bump',
+      route: false,
+    });
+    // A bump that names an advisory is security work.
+    const cve = classify('Bump openssl in the base image to 3.0.13 to fix CVE-2024-0727 in the TLS termination', index);
+    expect(cve.chore).toBeUndefined();
+    expect(cve).toMatchObject({ domain: 'security', route: true });
+  });
+
   it('keeps plain chores and small talk general', () => {
     for (const t of ['Say hello', 'Rename the helper to currentUser', "What's the weather?"])
       expect(classify(t)).toMatchObject({ model: 'calibrated-v5', domain: 'general', route: false });
