@@ -1,7 +1,7 @@
 /**
  * The routing v5 model (src/core/routing/model-v5.ts): v4's features with weights fitted on more real text, and the
  * certainty rule of complexity (a domain the model is sure of, from 3 words, is specialist work). The committed
- * weights are what bench/fit-routing-v5.ts fits; no text of the fourth blind split is in its training or calibration.
+ * weights are what bench/fit-routing-v5.ts fits; no text of the fifth blind split is in its training or calibration.
  */
 import path from 'node:path';
 import {
@@ -85,16 +85,18 @@ describe('the v5 fit (bench/fit-routing-v5.ts)', () => {
     });
   }, 600_000);
 
-  it('reads no text or thread of the fourth held-out split, which holds at least 200 task descriptions', async () => {
+  it('reads no text or thread of the fifth held-out split, which holds at least 200 task descriptions', async () => {
     const tasks = (f: string) => split(f).tasks as { text: string; source?: string }[];
-    const fourth = tasks('heldout-fourth.json');
+    const fifth = tasks('heldout-fifth.json');
     const seen = [...V5_TRAIN, ...V5_CALIBRATION].flatMap(tasks);
     const texts = new Set(seen.map((t) => normalizeText(t.text)));
     const urls = new Set(seen.map((t) => t.source).filter((s) => s?.startsWith('https://')));
-    expect(fourth.filter((t) => texts.has(normalizeText(t.text)) || urls.has(t.source))).toEqual([]);
-    expect(fourth.length).toBeGreaterThanOrEqual(200);
-    expect(fourth.filter((t) => /^https:\/\/github\.com\//.test(t.source ?? '')).length).toBeGreaterThanOrEqual(100);
-    expect(V5_TRAIN).toEqual(expect.arrayContaining(['heldout-fresh.json', 'heldout-third.json']));
+    expect(fifth.filter((t) => texts.has(normalizeText(t.text)) || urls.has(t.source))).toEqual([]);
+    expect(fifth.length).toBeGreaterThanOrEqual(200);
+    expect(fifth.filter((t) => /^https:\/\/github\.com\//.test(t.source ?? '')).length).toBeGreaterThanOrEqual(70);
+    expect(V5_TRAIN).toEqual(
+      expect.arrayContaining(['heldout-fresh.json', 'heldout-third.json', 'heldout-fourth.json']),
+    );
     const { train, cal } = await v5Inputs();
     expect(train.length + cal.length).toBe(V5_TRAIN.concat(V5_CALIBRATION).reduce((n, f) => n + tasks(f).length, 0));
   });
