@@ -350,6 +350,33 @@ function keywordConfidences(ranked: [string, number][]): Record<string, number> 
 }
 
 /**
+ * FinOps is the cost of cloud and infrastructure: without a word for either, money in a task is the product's own
+ * (invoices, prices, taxes, loyalty points), a generalist's work (v5). Cloud providers and services, machines and
+ * clusters, storage and traffic, hosted tools and licences, and the FinOps trade's own words; matched on the
+ * normalized text, where "BigQuery" is "big query" and "FinOps" is "fin ops".
+ */
+const CLOUD_CONTEXT = new RegExp(
+  '\\b(' +
+    [
+      'aws|gcp|azure|oci|alibaba|hetzner|digitalocean|linode|ovh|cloud\\w*|ec2|s3|rds|aurora|eks|gke|aks|ebs|efs|lambda|fargate|ecs',
+      'glacier|big ?query|snowflake|redshift|databricks|data ?dog|splunk|elastic|grafana|new ?relic',
+      'instances?|nodes?|node ?pools?|node ?groups?|clusters?|kubernetes|k8s|vms?|virtual machines?|servers?|fleet',
+      'buckets?|storage|egress|ingress|bandwidth|cdn|data transfer|nat|gateways?|volumes?|snapshots?|amis?|images?',
+      'containers?|pods?|runners?|ci|workloads?|compute|cpus?|gpus?|memory|databases?|dbs?|warehouses?|logs?',
+      'retention|infra\\w*|resources?|capacity|autoscal\\w*|rightsiz\\w*|idle|regions?|zones?|environments?|staging',
+      'reserved|spot|savings plans?|committed use|commitments?|edp|cur|cost explorer|budgets?|fin ?ops|chargeback|showback',
+      'billing exports?|cost (and|&) usage|unit economics',
+      'tags?|tagging|accounts?|projects?|subscriptions?|licen[cs]es?|seats?|saas|hosting|llms?|openai|tokens?|usage',
+    ].join('|') +
+    ')\\b',
+);
+
+/** Whether a task names cloud or infrastructure (v5: FinOps routes only then). */
+export function hasCloudContext(text: string): boolean {
+  return CLOUD_CONTEXT.test(normalizeText(text));
+}
+
+/**
  * Words that, leading a task, make it a mechanical chore (v5): a rename, a version bump, a typo, a reformat. Their
  * names often hold a domain's jargon ("Rename utils/k8s_names.py to utils/resource_names.py", "Rename the auth module
  * to authn") while the work is the base agent's. In every labelled split, all 26 tasks that lead with "rename" and 12
@@ -432,6 +459,7 @@ export function classify(
   let confidences: Record<string, number>;
   let general: number | undefined;
   let lexiconJargon: ReadonlyMap<string, number> | undefined;
+  let noCloud = false;
   if (isCalibrated(model)) {
     const tokens = model === 'calibrated' ? [] : textTokens(normalizeText(text));
     const p =
@@ -443,6 +471,12 @@ export function classify(
             ? routingProbabilitiesV3({ evidence: k, tokens })
             : routingProbabilities(k);
     if ('lexicon' in p) lexiconJargon = (p as ReturnType<typeof routingProbabilitiesV4>).lexicon.jargon;
+    // v5: FinOps without a cloud or infrastructure word is the product's own money: its probability counts as general.
+    if (model === 'calibrated-v5' && (p.domains.get(Domains.finops) ?? 0) > 0 && !hasCloudContext(text)) {
+      p.general += p.domains.get(Domains.finops)!;
+      p.domains.set(Domains.finops, 0);
+      noCloud = true;
+    }
     confidences = {};
     // v3 scores every built-in domain from the text's words too: one no keyword matched joins when it is probable.
     // Without any keyword match it must also beat `general` (else the text stays `general`, as with v2).
@@ -484,6 +518,8 @@ export function classify(
       : `${domain} from the text's words (no keyword matched)`,
   );
   if (ranked[1]) why.push(`runner-up ${ranked[1][0]} scored ${ranked[1][1]}`);
+  if (noCloud)
+    why.push('finops names no cloud or infrastructure (the product’s own money): its probability counts as general');
   if (general !== undefined) why.push(`probability ${domain} ${confidence}, no specialist (general) ${general}`);
   const candidates = index.profilesByDomain.get(domain) ?? [];
   const profile = candidates.length
