@@ -434,6 +434,54 @@ function complexityOf(
   );
 }
 
+/** What a calibrated model says of a text: every shown domain's probability, `general`'s, and what v4/v5 add. */
+interface ModelConfidences {
+  confidences: Record<string, number>;
+  general: number | undefined;
+  lexiconJargon: ReadonlyMap<string, number> | undefined;
+  /** v5: finops's probability went to `general` (the task names no cloud or infrastructure). */
+  noCloud: boolean;
+}
+
+/**
+ * The calibrated model's probabilities of a text (v2 to v5). `ranked` (the keyword-scored domains) gets the built-in
+ * domains the text's words make probable, and is sorted by probability.
+ */
+function modelConfidences(
+  text: string,
+  k: KeywordPass,
+  model: ConfidenceModel,
+  ranked: [string, number][],
+): ModelConfidences {
+  const { scores } = k;
+  const tokens = model === 'calibrated' ? [] : textTokens(normalizeText(text));
+  const p =
+    model === 'calibrated-v5'
+      ? routingProbabilitiesV4({ evidence: k, tokens }, routingModelV5Weights())
+      : model === 'calibrated-v4'
+        ? routingProbabilitiesV4({ evidence: k, tokens })
+        : model === 'calibrated-v3'
+          ? routingProbabilitiesV3({ evidence: k, tokens })
+          : routingProbabilities(k);
+  const lexiconJargon = 'lexicon' in p ? (p as ReturnType<typeof routingProbabilitiesV4>).lexicon.jargon : undefined;
+  // v5: FinOps without a cloud or infrastructure word is the product's own money: its probability counts as general.
+  let noCloud = false;
+  if (model === 'calibrated-v5' && (p.domains.get(Domains.finops) ?? 0) > 0 && !hasCloudContext(text)) {
+    p.general += p.domains.get(Domains.finops)!;
+    p.domains.set(Domains.finops, 0);
+    noCloud = true;
+  }
+  const confidences: Record<string, number> = {};
+  // v3 scores every built-in domain from the text's words too: one no keyword matched joins when it is probable.
+  // Without any keyword match it must also beat `general` (else the text stays `general`, as with v2).
+  for (const [d, q] of p.domains)
+    if (!scores.has(d) && q >= V3_MIN_SHOWN && (scores.size > 0 || q > p.general)) ranked.push([d, 0]);
+  for (const [d] of ranked) confidences[d] = prob3(p.domains.get(d) ?? 0);
+  // The primary domain is the most probable one (ties: the higher keyword score, then the name).
+  ranked.sort((a, b) => confidences[b[0]] - confidences[a[0]] || b[1] - a[1] || a[0].localeCompare(b[0]));
+  return { confidences, general: prob3(p.general), lexiconJargon, noCloud };
+}
+
 /**
  * Classifies a task text.
  *
@@ -456,37 +504,9 @@ export function classify(
   const k = keywordPass(text, index);
   const { matched, scores } = k;
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  let confidences: Record<string, number>;
-  let general: number | undefined;
-  let lexiconJargon: ReadonlyMap<string, number> | undefined;
-  let noCloud = false;
-  if (isCalibrated(model)) {
-    const tokens = model === 'calibrated' ? [] : textTokens(normalizeText(text));
-    const p =
-      model === 'calibrated-v5'
-        ? routingProbabilitiesV4({ evidence: k, tokens }, routingModelV5Weights())
-        : model === 'calibrated-v4'
-          ? routingProbabilitiesV4({ evidence: k, tokens })
-          : model === 'calibrated-v3'
-            ? routingProbabilitiesV3({ evidence: k, tokens })
-            : routingProbabilities(k);
-    if ('lexicon' in p) lexiconJargon = (p as ReturnType<typeof routingProbabilitiesV4>).lexicon.jargon;
-    // v5: FinOps without a cloud or infrastructure word is the product's own money: its probability counts as general.
-    if (model === 'calibrated-v5' && (p.domains.get(Domains.finops) ?? 0) > 0 && !hasCloudContext(text)) {
-      p.general += p.domains.get(Domains.finops)!;
-      p.domains.set(Domains.finops, 0);
-      noCloud = true;
-    }
-    confidences = {};
-    // v3 scores every built-in domain from the text's words too: one no keyword matched joins when it is probable.
-    // Without any keyword match it must also beat `general` (else the text stays `general`, as with v2).
-    for (const [d, q] of p.domains)
-      if (!scores.has(d) && q >= V3_MIN_SHOWN && (scores.size > 0 || q > p.general)) ranked.push([d, 0]);
-    for (const [d] of ranked) confidences[d] = prob3(p.domains.get(d) ?? 0);
-    general = prob3(p.general);
-    // The primary domain is the most probable one (ties: the higher keyword score, then the name).
-    ranked.sort((a, b) => confidences[b[0]] - confidences[a[0]] || b[1] - a[1] || a[0].localeCompare(b[0]));
-  } else confidences = keywordConfidences(ranked);
+  const { confidences, general, lexiconJargon, noCloud } = isCalibrated(model)
+    ? modelConfidences(text, k, model, ranked)
+    : { confidences: keywordConfidences(ranked), general: undefined, lexiconJargon: undefined, noCloud: false };
   const complexity = complexityOf(
     k,
     ranked,
