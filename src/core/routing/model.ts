@@ -111,12 +111,15 @@ export function routingLogits(
   return { domains, general: dot(w.general, generalFeatures(e, total, best)) + (w.generalOffset ?? 0) };
 }
 
+/** Held in module constants: a global read in a hot loop is slow where the module runs in a vm context (jest). */
+const { exp, max } = Math;
+
 /** Softmax of logits divided by `temperature` (max-shifted for stability). */
 export function softmax(logits: readonly number[], temperature = 1): number[] {
   if (!logits.length) return [];
   const t = temperature > 0 ? temperature : 1;
-  const m = Math.max(...logits);
-  const ex = logits.map((z) => Math.exp((z - m) / t));
+  const m = max(...logits);
+  const ex = logits.map((z) => exp((z - m) / t));
   const sum = ex.reduce((a, b) => a + b, 0);
   return ex.map((x) => x / sum);
 }

@@ -84,7 +84,13 @@ describe('the v3 model', () => {
 describe('the v3 fit (bench/fit-routing-v3.ts)', () => {
   it('reproduces the committed weights from the training and calibration splits', async () => {
     const { train, cal, profiles } = await v3Inputs();
-    expect(fitV3(train, cal, profiles)).toEqual(ROUTING_MODEL_V3_WEIGHTS);
+    // Refitted at the committed L2 strength only, as v4's and v5's tests do (the grid's other fits' losses are on
+    // record in `fitted.l2Grid`).
+    const { l2, l2Grid } = ROUTING_MODEL_V3_WEIGHTS.fitted as { l2: number; l2Grid: Record<string, number> };
+    expect(fitV3(train, cal, profiles, { l2Grid: [l2] })).toEqual({
+      ...ROUTING_MODEL_V3_WEIGHTS,
+      fitted: { ...ROUTING_MODEL_V3_WEIGHTS.fitted, l2Grid: { [String(l2)]: l2Grid[String(l2)] } },
+    });
   }, 300_000);
 
   it('trains on no text of the calibration or held-out splits (blind included)', () => {
