@@ -47,7 +47,7 @@ describe('ralph route explain', () => {
     expect(r.stdout).toMatch(/security\s+0\.\d+\s+review, security, (\w+, )*injection, vulnerabilities/);
     expect(r.stdout).toMatch(/general \(no specialist\)\s+0\.\d+/);
     const j = JSON.parse((await ralph(['route', 'explain', text, '--profiles', PROFILES, '--json'])).stdout);
-    expect(j).toMatchObject({ model: 'calibrated-v5', decidedBy: 'routed' });
+    expect(j).toMatchObject({ model: 'calibrated-v6', decidedBy: 'routed' });
     // The probabilities of the domains shown and of no specialist add up to 1 (v3 and v4 leave out unmatched ones < 0.05).
     const sum = Object.values(j.confidences as Record<string, number>).reduce((a, b) => a + b, 0) + j.general;
     expect(Math.abs(sum - 1)).toBeLessThan(0.01);
@@ -62,6 +62,10 @@ describe('ralph route explain', () => {
     expect(
       JSON.parse((await ralph(['route', 'explain', chore, '--profiles', PROFILES, '--json'])).stdout),
     ).toMatchObject({ chore: 'rename', route: false, agent: 'base' });
+    // Small work (v6): a flag on a script stays with the base agent, whatever the script's name holds.
+    const flag = 'Add a --dry-run flag to rotate_tls_secrets.sh that prints which secrets would be rotated';
+    const f = await ralph(['route', 'explain', flag, '--profiles', PROFILES]);
+    expect(f.stdout).toMatch(/decided by\s+minComplexity: complexity \d is not above 3 \(small work: cli flag\)/);
     // A raised confidence threshold: the confidence threshold decides.
     const high = await ralph(['route', 'explain', text, '--profiles', PROFILES, '--min-confidence', '0.9999']);
     expect(high.stdout).toMatch(/decided by\s+minConfidence: probability 0\.\d+ is not above 0\.9999/);

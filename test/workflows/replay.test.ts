@@ -35,6 +35,8 @@ describe('ralphLoop replay', () => {
         'routing-v4-model.json',
         // Routing v5 (patch routing-v5-model, asked at the start after routing-v4-model): the v5 model routes it.
         'routing-v5-model.json',
+        // Routing v6 (patch routing-v6-model, asked at the start after routing-v5-model): the v6 model routes it.
+        'routing-v6-model.json',
         // Fused iterations (patch fused-iteration-v1): detection pass and check inside the agent's activity; one
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',

@@ -64,6 +64,14 @@ export async function explainRoute(
   };
 }
 
+/** What kept a task's complexity low, if anything: a mechanical chore it leads with (v5), small work it names (v6). */
+const choreNote = (e: Classification): string =>
+  !e.chore
+    ? ''
+    : e.why.some((w) => w.startsWith('small work'))
+      ? ` (small work: ${e.chore})`
+      : ` (a mechanical chore: ${e.chore})`;
+
 /** Which threshold decided, in words. */
 export function decidedLine(e: Classification, rules: { minConfidence: number; minComplexity: number }): string {
   switch (e.decidedBy) {
@@ -72,7 +80,7 @@ export function decidedLine(e: Classification, rules: { minConfidence: number; m
     case 'minConfidence':
       return `minConfidence: probability ${e.confidence} is not above ${rules.minConfidence}`;
     case 'minComplexity':
-      return `minComplexity: complexity ${e.complexity} is not above ${rules.minComplexity}${e.chore ? ` (a mechanical chore: ${e.chore})` : ''}`;
+      return `minComplexity: complexity ${e.complexity} is not above ${rules.minComplexity}${choreNote(e)}`;
     case 'no_profile':
       return `no profile serves domain ${e.domain}`;
     default:

@@ -10,6 +10,7 @@ import { ROUTING_MODEL_WEIGHTS, routingProbabilities, type RoutingEvidence } fro
 import { routingProbabilitiesV3, textTokens } from './model-v3';
 import { routingProbabilitiesV4 } from './model-v4';
 import { V5_CERTAIN, routingModelV5Weights } from './model-v5';
+import { routingModelV6Weights } from './model-v6';
 import {
   COMPLEXITY_TERMS,
   COMPLEXITY_TERMS_V2,
@@ -123,7 +124,10 @@ export interface Classification {
   general?: number;
   /** The profile chosen for the domain (even when `route` is false: what would run). */
   profile?: string;
-  /** v5: the mechanical chore the task leads with (`rename`, `bump`...), which keeps its complexity at most 3. */
+  /**
+   * v5: the mechanical chore the task leads with (`rename`, `bump`...), which keeps its complexity at most 3; v6 also
+   * the small work it names (`cli flag`, `off-by-one`, `unchanged behaviour`, see {@link smallWork}).
+   */
   chore?: string;
   /** One clause per reason, for `ralph route explain` and the routing log. */
   why: string[];
@@ -150,14 +154,15 @@ export function normalizeText(s: string): string {
 
 /**
  * Builds the keyword index of the built-in vocabulary plus `profiles`. `model` picks the confidence and vocabulary:
- * `calibrated-v5` (default: v4's features with weights fitted on more real text, and the certainty rule of
- * complexity, ./model-v5.ts), `calibrated-v4` (the v3 model plus the routing lexicon, ./model-v4.ts), `calibrated-v3` (vocabulary v2, no
+ * `calibrated-v6` (default: v5 fitted on one blind split more, with the small-work rule, ./model-v6.ts), `calibrated-v5`
+ * (v4's features with weights fitted on more real text, and the certainty rule of complexity, ./model-v5.ts),
+ * `calibrated-v4` (the v3 model plus the routing lexicon, ./model-v4.ts), `calibrated-v3` (vocabulary v2, no
  * learned keywords, the v3 model), `calibrated` (routing-v2: vocabulary
  * v2 plus its learned keywords) or `keywords` (routing-v1, for loops recorded before the calibrated model).
  */
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
-  model: ConfidenceModel = 'calibrated-v5',
+  model: ConfidenceModel = 'calibrated-v6',
   learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
@@ -328,13 +333,18 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v5` (v4's features, weights fitted on more real text,
+ * How a classification's confidence is computed: `calibrated-v6` (v5 refitted, plus the small-work rule,
+ * ./model-v6.ts), `calibrated-v5` (v4's features, weights fitted on more real text,
  * ./model-v5.ts), `calibrated-v4` (v3 plus the routing lexicon's features, ./model-v4.ts),
  * `calibrated-v3` (the v3 model: keyword features plus the text's own
  * words, ./model-v3.ts), `calibrated` (routing-v2: keyword features only, ./model.ts) or `keywords` (routing-v1's
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
-export type ConfidenceModel = 'calibrated-v5' | 'calibrated-v4' | 'calibrated-v3' | 'calibrated' | 'keywords';
+export type ConfidenceModel =
+  'calibrated-v6' | 'calibrated-v5' | 'calibrated-v4' | 'calibrated-v3' | 'calibrated' | 'keywords';
+
+/** Whether a model has v5's rules (the certainty rule, chores, FinOps needing a cloud word): v5 and v6. */
+const hasV5Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v5' || model === 'calibrated-v6';
 
 /** Whether a model's confidence is a calibrated probability (v2 and v3). */
 export const isCalibrated = (model: ConfidenceModel): boolean => model !== 'keywords';
@@ -371,9 +381,19 @@ const CLOUD_CONTEXT = new RegExp(
     ')\\b',
 );
 
-/** Whether a task names cloud or infrastructure (v5: FinOps routes only then). */
-export function hasCloudContext(text: string): boolean {
-  return CLOUD_CONTEXT.test(normalizeText(text));
+/**
+ * "Compute" as a verb on the product's own figures ("compute the invoice totals", "compute a cost per serving"), not
+ * cloud compute: in v6 it alone is no cloud word.
+ */
+const COMPUTE_VERB = /\bcompute (the|a|an|each|per|its|their|our|invoice|totals?)\b/g;
+
+/**
+ * Whether a task names cloud or infrastructure (v5: FinOps routes only then). `v6`: "compute" followed by an article
+ * or a figure is the verb ("compute the estimated cost per serving"), not cloud compute.
+ */
+export function hasCloudContext(text: string, v6 = false): boolean {
+  const norm = normalizeText(text);
+  return CLOUD_CONTEXT.test(v6 ? norm.replace(COMPUTE_VERB, 'calculate $1') : norm);
 }
 
 /**
@@ -385,11 +405,14 @@ export function hasCloudContext(text: string): boolean {
 const CHORE_LEADS = new Set(['rename', 'renames', 'renaming', 'bump', 'bumps', 'reformat', 'typo', 'typos']);
 /** A bump that names a security advisory is security work, not a chore. */
 const ADVISORY = /\b(cve|ghsa|vulnerab\w*|advisory|security)\b/;
+/** ...unless it says there is none (v6): "There's no CVE behind this". */
+const NO_ADVISORY = /\b(no|not|nothing|without) (a |an |any |known )?(cve|ghsa|vulnerab\w*|advisory|security)\b/;
 
 /**
- * The chore a task leads with (v5), after an issue prefix such as "[Bug]" or "chore(deps):", or undefined.
+ * The chore a task leads with (v5), after an issue prefix such as "[Bug]" or "chore(deps):", or undefined. `v6`: a
+ * bump that says it has no advisory ("no CVE behind this") stays a chore.
  */
-export function choreLead(text: string): string | undefined {
+export function choreLead(text: string, v6 = false): string | undefined {
   const rest = text
     .trim()
     .replace(/^(\[[^\]]*\]\s*)+/, '')
@@ -397,8 +420,59 @@ export function choreLead(text: string): string | undefined {
   const norm = normalizeText(rest);
   const lead = norm.split(' ')[0];
   if (!CHORE_LEADS.has(lead)) return undefined;
-  if (lead.startsWith('bump') && ADVISORY.test(norm)) return undefined;
+  if (lead.startsWith('bump') && ADVISORY.test(norm) && !(v6 && NO_ADVISORY.test(norm))) return undefined;
   return lead;
+}
+
+/**
+ * Small work a task names, whatever domain's words it holds (v6): a command-line flag as the thing to add or change
+ * ("Add a --dry-run flag to cleanup_docker_images.sh"), an off-by-one, or unchanged behaviour ("Split the
+ * OrderController ... without changing any routes"), or a rename as a clause of its own. In every labelled split v6 is
+ * fitted on, all 53 tasks that name a flag so, all 16 off-by-ones, all 23 that promise unchanged behaviour and all 70
+ * with a rename clause (67 of them leading with it) are `general`; no specialist task is caught.
+ */
+const SMALL_WORK: readonly [string, RegExp][] = [
+  [
+    'cli flag',
+    new RegExp(
+      [
+        // "--dry-run flag", "--verbose option"
+        '--[a-z][\\w-]*[`\'"]?\\s+(flag|option|switch|argument|parameter)s?\\b',
+        // "an option called --force"
+        '\\b(flag|option|switch|argument|parameter)s?\\s+(called\\s+|named\\s+)?[`\'"]?--[a-z]',
+        // "add --json", "rename --out", "support an optional --since"
+        '\\b(add|adds|adding|support|supports|accept|accepts|honou?r|rename|renames|remove|removes|drop|deprecate|introduce|expose)\\s+(a\\s+|an\\s+|the\\s+|new\\s+|optional\\s+)*[`\'"]?--[a-z]',
+        // "add a flag to the import command"
+        '\\b(add|adds|adding|new|support|an?)\\s+(\\S+\\s+){0,2}(cli\\s+)?(flag|option)\\b.{0,40}\\b(to|on|for|of|in)\\s+(the\\s+|our\\s+)?(\\S+\\s+){0,3}(script|command|cli|tool|wrapper|subcommand)\\b',
+      ].join('|'),
+      'i',
+    ),
+  ],
+  ['off-by-one', /off[- ]by[- ]one/i],
+  // A rename as a clause of its own ("...; rename it to CheckIn, including a migration"); a leading one is a chore.
+  ['rename', /(^|[.;:!?]\s+|,\s+|\band\s+)(then\s+)?rename\b/i],
+  [
+    'unchanged behaviour',
+    new RegExp(
+      [
+        // "without changing any routes", "without changing any of the current timeouts" (not "without changing anything")
+        '\\bwithout (changing|breaking|altering|touching) (?!anything\\b|something\\b)',
+        'no (behaviou?r|functional) changes?',
+        'behaviou?r[- ]preserving',
+        '(keep|keeping|preserv\\w+) (the |its |all |existing |current )*(behaviou?r|public api) (unchanged|the same|intact)',
+        // "Behaviour must stay identical", "The output files must be byte-for-byte the same"
+        '\\b(behaviou?r|outputs?|results?|responses?|files?)\\s+(must|should|has to|have to|needs? to)\\s+(stay|remain|be)\\s+(byte[- ]for[- ]byte |bit[- ]for[- ]bit |exactly )?(the same|identical|unchanged)\\b',
+        // "keeping every route and response exactly the same"
+        '\\bkeep(ing)? (every|all|each|the)\\s+(\\S+\\s+){0,3}(exactly )?(the same|unchanged)\\b',
+      ].join('|'),
+      'i',
+    ),
+  ],
+];
+
+/** The small work a task names (v6: {@link SMALL_WORK}), or undefined. */
+export function smallWork(text: string): string | undefined {
+  return SMALL_WORK.find(([, re]) => re.test(text))?.[0];
 }
 
 /**
@@ -456,17 +530,23 @@ function modelConfidences(
   const { scores } = k;
   const tokens = model === 'calibrated' ? [] : textTokens(normalizeText(text));
   const p =
-    model === 'calibrated-v5'
-      ? routingProbabilitiesV4({ evidence: k, tokens }, routingModelV5Weights())
-      : model === 'calibrated-v4'
-        ? routingProbabilitiesV4({ evidence: k, tokens })
-        : model === 'calibrated-v3'
-          ? routingProbabilitiesV3({ evidence: k, tokens })
-          : routingProbabilities(k);
+    model === 'calibrated-v6'
+      ? routingProbabilitiesV4({ evidence: k, tokens }, routingModelV6Weights())
+      : model === 'calibrated-v5'
+        ? routingProbabilitiesV4({ evidence: k, tokens }, routingModelV5Weights())
+        : model === 'calibrated-v4'
+          ? routingProbabilitiesV4({ evidence: k, tokens })
+          : model === 'calibrated-v3'
+            ? routingProbabilitiesV3({ evidence: k, tokens })
+            : routingProbabilities(k);
   const lexiconJargon = 'lexicon' in p ? (p as ReturnType<typeof routingProbabilitiesV4>).lexicon.jargon : undefined;
   // v5: FinOps without a cloud or infrastructure word is the product's own money: its probability counts as general.
   let noCloud = false;
-  if (model === 'calibrated-v5' && (p.domains.get(Domains.finops) ?? 0) > 0 && !hasCloudContext(text)) {
+  if (
+    hasV5Rules(model) &&
+    (p.domains.get(Domains.finops) ?? 0) > 0 &&
+    !hasCloudContext(text, model === 'calibrated-v6')
+  ) {
     p.general += p.domains.get(Domains.finops)!;
     p.domains.set(Domains.finops, 0);
     noCloud = true;
@@ -512,11 +592,13 @@ export function classify(
     ranked,
     isCalibrated(model),
     lexiconJargon,
-    model === 'calibrated-v5' || model === 'calibrated-v4' ? JARGON_MIN_WORDS_V4 : JARGON_MIN_WORDS,
-    model === 'calibrated-v5' && ranked[0] ? confidences[ranked[0][0]] : undefined,
+    hasV5Rules(model) || model === 'calibrated-v4' ? JARGON_MIN_WORDS_V4 : JARGON_MIN_WORDS,
+    hasV5Rules(model) && ranked[0] ? confidences[ranked[0][0]] : undefined,
   );
-  // v5: a task that leads with a mechanical chore is small work (complexity at most 3), whatever jargon it names.
-  const chore = model === 'calibrated-v5' ? choreLead(text) : undefined;
+  // v5: a task that leads with a mechanical chore is small work (complexity at most 3), whatever jargon it names; v6
+  // also one that names a command-line flag, an off-by-one or unchanged behaviour.
+  const lead = hasV5Rules(model) ? choreLead(text, model === 'calibrated-v6') : undefined;
+  const chore = lead ?? (model === 'calibrated-v6' ? smallWork(text) : undefined);
   const base = {
     complexity: chore ? Math.min(3, complexity) : complexity,
     confidences,
@@ -550,7 +632,12 @@ export function classify(
     decidedBy = 'minConfidence';
     why.push(`confidence ${confidence} is not above minConfidence ${rules.minConfidence}: base agent`);
   }
-  if (chore) why.push(`a mechanical chore (leads with "${chore}"): complexity at most 3`);
+  if (chore)
+    why.push(
+      lead
+        ? `a mechanical chore (leads with "${chore}"): complexity at most 3`
+        : `small work (${chore}): complexity at most 3`,
+    );
   if (!(base.complexity > rules.minComplexity)) {
     if (decidedBy === 'routed') decidedBy = 'minComplexity';
     why.push(`complexity ${base.complexity} is not above minComplexity ${rules.minComplexity}: base agent`);

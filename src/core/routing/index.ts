@@ -13,3 +13,4 @@ export * from './tracker';
 export * from './model-v3';
 export * from './model-v4';
 export * from './model-v5';
+export * from './model-v6';

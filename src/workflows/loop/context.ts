@@ -61,6 +61,8 @@ export interface LoopContext {
   readonly routingV4: boolean;
   /** Patch `routing-v5-model` (asked once per run, in createContext, after routing-v4-model): the v5 model. */
   readonly routingV5: boolean;
+  /** Patch `routing-v6-model` (asked once per run, in createContext, after routing-v5-model): the v6 model. */
+  readonly routingV6: boolean;
   /** The quality/cost search-attribute patch was asked in this run (loops recorded before `patchesAtStart`). */
   qualityCostAsked?: boolean;
   /** The verification baseline, when verification is on (patch verification-v1) and it was recorded. */

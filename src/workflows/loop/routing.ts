@@ -43,6 +43,8 @@ export const ROUTING_V3_PATCH = 'routing-v3-model';
 export const ROUTING_V4_PATCH = 'routing-v4-model';
 /** Routing v5: v4's features with weights fitted on more real text, and the certainty rule of complexity. */
 export const ROUTING_V5_PATCH = 'routing-v5-model';
+/** Routing v6: v5 fitted on one blind split more, with the small-work rule and "compute" as a verb for FinOps. */
+export const ROUTING_V6_PATCH = 'routing-v6-model';
 /**
  * Patch id of host-affine routing: a host-bound loop runs routing's activities (profiles, session, handoff, log) on
  * its host's queue, like every other workspace activity, instead of as local activities on whichever worker runs the
@@ -121,19 +123,22 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     }
     if (r.sessionError) state.warnings.push(r.sessionError);
   }
-  // Routing v5 for loops started now, v4 for loops recorded before it: decided in createContext (patches
-  // routing-v4-model and routing-v5-model, asked at the start like patches-at-start-v1, never after a local activity).
+  // Routing v6 for loops started now, v5 or v4 for loops recorded before it: decided in createContext (patches
+  // routing-v4-model, routing-v5-model and routing-v6-model, asked at the start like patches-at-start-v1, never after a
+  // local activity).
   // v3 for loops recorded with patches-at-start-v1 but before v4; v3, v2 (calibrated confidence, budgets) or v1 asked here, after the startRouting local activity, by
   // loops recorded before patches-at-start-v1.
-  const model = ctx.routingV5
-    ? 'calibrated-v5'
-    : ctx.routingV4
-      ? 'calibrated-v4'
-      : ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
-        ? 'calibrated-v3'
-        : patched(ROUTING_V2_PATCH)
-          ? 'calibrated'
-          : 'keywords';
+  const model = ctx.routingV6
+    ? 'calibrated-v6'
+    : ctx.routingV5
+      ? 'calibrated-v5'
+      : ctx.routingV4
+        ? 'calibrated-v4'
+        : ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
+          ? 'calibrated-v3'
+          : patched(ROUTING_V2_PATCH)
+            ? 'calibrated'
+            : 'keywords';
   const t = new RoutingTracker(rulesOf(input), m.state.loopId, profiles, state, input.routing?.carryIn?.taskId, {
     model,
   });

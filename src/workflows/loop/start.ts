@@ -10,7 +10,7 @@ import { AntiLazinessTracker } from '../../core/anti-laziness';
 import { PERSIST_ACTIVITY_PATCH, loopActivities, validateLoopInputOn, type HostHooks } from './activities';
 import type { RalphLoopCarry } from './carry';
 import { nowIso, type LiveHandles, type LoopContext } from './context';
-import { ROUTING_V4_PATCH, ROUTING_V5_PATCH } from './routing';
+import { ROUTING_V4_PATCH, ROUTING_V5_PATCH, ROUTING_V6_PATCH } from './routing';
 import { asLoopFailure } from './failures';
 import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
 import { unsandboxedLine } from '../../core/sandbox';
@@ -118,6 +118,7 @@ export function createContext(
   const persistActivity = patched(PERSIST_ACTIVITY_PATCH);
   const routingV4 = patched(ROUTING_V4_PATCH);
   const routingV5 = patched(ROUTING_V5_PATCH);
+  const routingV6 = patched(ROUTING_V6_PATCH);
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -137,6 +138,7 @@ export function createContext(
     persistActivity,
     routingV4,
     routingV5,
+    routingV6,
     ...(notifiesParent ? { notifiesParent } : {}),
   };
 }

@@ -24,9 +24,11 @@ const split = (f: string): Labelled => require(path.join(FIXTURES, f)) as Labell
 const DEVOPS = [{ name: 'ci_engineer', domain: 'devops', keywords: [], weights: {} }];
 
 describe('the v5 model', () => {
-  it('is the default; its probabilities sum to 1 and differ from v4 (its own weights)', () => {
+  const V5 = (profiles: Parameters<typeof buildRoutingIndex>[0] = []) => buildRoutingIndex(profiles, 'calibrated-v5');
+
+  it('is the model of loops recorded with routing-v5-model; its probabilities sum to 1 and differ from v4', () => {
     const text = 'Operator ClusterRole grants far too much';
-    expect(classify(text).model).toBe('calibrated-v5');
+    expect(classify(text, V5()).model).toBe('calibrated-v5');
     const x = { evidence: keywordPass(text, buildRoutingIndex()), tokens: textTokens(normalizeText(text)) };
     const p5 = routingProbabilitiesV4(x, routingModelV5Weights());
     const p4 = routingProbabilitiesV4(x, routingModelV4Weights());
@@ -44,13 +46,13 @@ describe('the v5 model', () => {
     expect(v5.complexity).toBe(v4.complexity + 1);
     expect(v4).toMatchObject({ domain: 'devops', route: false, decidedBy: 'minComplexity' });
     // The seed's rule still holds: complexity 3 or less never routes, however sure the domain.
-    const xss = classify('Fix XSS', buildRoutingIndex([{ name: 'sec', domain: 'security', keywords: [] }]));
+    const xss = classify('Fix XSS', V5([{ name: 'sec', domain: 'security', keywords: [] }]));
     expect(xss).toMatchObject({ domain: 'security', route: false, decidedBy: 'minComplexity' });
     expect(xss.complexity).toBeLessThanOrEqual(3);
   });
 
   it('keeps a task that leads with a mechanical chore at complexity 3 or less, whatever jargon it names', () => {
-    const index = buildRoutingIndex([...DEVOPS, { name: 'sec', domain: 'security', keywords: [] }]);
+    const index = V5([...DEVOPS, { name: 'sec', domain: 'security', keywords: [] }]);
     const rename = 'Rename deploy/k8s_manifests.py to deploy/manifests.py and update the imports in the Helm scripts';
     const c = classify(rename, index);
     expect(c).toMatchObject({ chore: 'rename', route: false });
@@ -71,7 +73,7 @@ describe('the v5 model', () => {
   });
 
   it("gives finops's probability to general when the task names no cloud or infrastructure (the product's money)", () => {
-    const index = buildRoutingIndex([{ name: 'fin', domain: 'finops', keywords: [] }]);
+    const index = V5([{ name: 'fin', domain: 'finops', keywords: [] }]);
     const money =
       'Invoice totals are off by a cent when a discount and a sales tax both apply; round once, at the end, in the checkout service.';
     expect(hasCloudContext(money)).toBe(false);
@@ -90,7 +92,7 @@ describe('the v5 model', () => {
 
   it('keeps plain chores and small talk general', () => {
     for (const t of ['Say hello', 'Rename the helper to currentUser', "What's the weather?"])
-      expect(classify(t)).toMatchObject({ model: 'calibrated-v5', domain: 'general', route: false });
+      expect(classify(t, V5())).toMatchObject({ model: 'calibrated-v5', domain: 'general', route: false });
   });
 });
 
