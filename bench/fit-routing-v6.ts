@@ -25,11 +25,15 @@ export const V6_TRAIN = [
   'heldout-eighth.json',
   'heldout-ninth.json',
   'heldout-tenth.json',
+  'heldout-eleventh.json',
+  'heldout-twelfth.json',
   'labelled-business.json',
-].filter(
-  (f) => !(process.env.RALPH_ROUTING_DEV === '1' && f.startsWith('heldout-')),
-);
+  'labelled-plain.json',
+  'labelled-general2.json',
+].filter((f) => !(process.env.RALPH_ROUTING_DEV === '1' && f.startsWith('heldout-')));
 export const V6_CALIBRATION = V4_CALIBRATION;
+/** The blind splits v6 never read (heldout-<name>.json): bench:routing judges the first, and reports the second. */
+export const V6_HELD_OUT = { judged: 'thirteenth', second: 'fourteenth' } as const;
 
 /** Reads v6's training and calibration splits and the fixture profiles. */
 export const v6Inputs = () => v4Inputs(V6_TRAIN, V6_CALIBRATION);

@@ -4,16 +4,15 @@
  * - session-state write and read latency (atomic write + zod-validated read; target < 5 ms);
  * - profile load latency (loadAgentProfile of the fixture profiles; target < 1 s) and routing overhead per handoff
  *   (parse + secret screen + chain rule + summary + session write + log append; target < 100 ms);
- * - accuracy of the routing model (v6, the default) on its splits (test/fixtures/routing/): training (labelled.json,
- *   labelled-extra.json, labelled-hardneg.json, labelled-business.json and the spent held-out splits heldout-blind.json
- *   to heldout-tenth.json: the weights were fitted on them), calibration (calibration.json and heldout.json, the L2
+ * - accuracy of the routing model (v6, the default) on its splits (test/fixtures/routing/): training (V6_TRAIN of
+ *   bench/fit-routing-v6.ts: the weights were fitted on them), calibration (calibration.json and heldout.json, the L2
  *   strength, temperature and general offset were chosen on them) and two held-out splits written blind, by engineers
- *   who never saw the model or the other splits, committed before the final v6 was measured on them, never tuned on:
- *   the eleventh (heldout-eleventh.json: real GitHub issues with a sentence of their body plus task descriptions; the
- *   judged one: >= 85 % of the tasks that should route routed to the right domain, 0 general tasks routed) and the
- *   twelfth (heldout-twelfth.json: task descriptions as a new user types them, a second figure). Plus each split's
- *   reliability table, the eleventh without its texts close to another split's, and routing v5, v4, v3 and v2 (the
- *   models of loops recorded with them) on every split measured after their fit;
+ *   who never saw the model or the other splits, committed before the final v6 was measured on them, never tuned on
+ *   (V6_HELD_OUT): the judged one (real GitHub issues with a sentence of their body plus task descriptions; target
+ *   >= 85 % of the tasks that should route routed to the right domain, 0 general tasks routed) and a second one (task
+ *   descriptions as a new user types them). Plus each split's reliability table, the judged split without its texts
+ *   close to another split's, and routing v5, v4, v3 and v2 (the models of loops recorded with them) on every blind
+ *   split written after their fit;
  * - prompt size of a routed specialist iteration vs the same iteration with every profile's instructions.
  * Figures go to bench/results/routing.json; the exit code is 1 when a target is missed. BENCH_TEXTS changes the
  * number of texts.
@@ -46,6 +45,12 @@ import {
 } from '../src/core/routing';
 import { buildPrompt } from '../src/core/prompt';
 import { evaluateSplit, reliabilityLines, type Labelled, type SplitFigures } from './routing-eval';
+import { V5_TRAIN } from './fit-routing-v5';
+import { V6_CALIBRATION, V6_HELD_OUT, V6_TRAIN } from './fit-routing-v6';
+
+/** The blind splits written after v4's fit (heldout-<name>.json), in order. */
+const LATER = ['seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth'] as const;
+type Later = (typeof LATER)[number];
 import { percentile, writeResult } from './stats';
 import { finishBench, type Verdicts } from './verdict';
 
@@ -128,16 +133,12 @@ async function main(): Promise<void> {
   const fourth = read('heldout-fourth.json');
   const fifth = read('heldout-fifth.json');
   const sixth = read('heldout-sixth.json');
-  const seventh = read('heldout-seventh.json');
-  const eighth = read('heldout-eighth.json');
-  const ninth = read('heldout-ninth.json');
-  const tenth = read('heldout-tenth.json');
-  const eleventh = read('heldout-eleventh.json');
-  const twelfth = read('heldout-twelfth.json');
-  const hardneg = read('labelled-hardneg.json');
-  const business = read('labelled-business.json');
-  const eleventhOnly = (origin: 'real' | 'written'): Labelled => ({
-    tasks: eleventh.tasks.filter((t) => ((t as { source?: string }).source === 'written') === (origin === 'written')),
+  // The blind splits written after v4's fit, by name: each scored by every older model. v6's held-out splits are the
+  // last two (V6_HELD_OUT); the others are in v6's training.
+  const later = Object.fromEntries(LATER.map((n) => [n, read(`heldout-${n}.json`)])) as Record<Later, Labelled>;
+  const judged = later[V6_HELD_OUT.judged];
+  const judgedOnly = (origin: 'real' | 'written'): Labelled => ({
+    tasks: judged.tasks.filter((t) => ((t as { source?: string }).source === 'written') === (origin === 'written')),
   });
   // The blind split's tasks with no near-duplicate (word Jaccard >= 0.5) in any other split: the same kind of
   // author writes similar issue titles, so a blind text can still be close to a training one.
@@ -145,13 +146,13 @@ async function main(): Promise<void> {
   const blindNovel: Labelled = {
     tasks: blind.tasks.filter((t) => !others.some((o) => jaccard(t.text, o.text) >= 0.5)),
   };
-  const seen = [...others, ...blind.tasks, ...real.tasks];
-  const spent = [
-    seen,
-    ...[fresh, third, fourth, fifth, sixth, seventh, eighth, ninth, tenth, hardneg, business].map((x) => x.tasks),
-  ].flat();
-  const eleventhNovel: Labelled = {
-    tasks: eleventh.tasks.filter((t) => !spent.some((o) => jaccard(t.text, o.text) >= 0.5)),
+  // Every other split (training, calibration, every other held-out one).
+  const spent = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && f !== `heldout-${V6_HELD_OUT.judged}.json`)
+    .flatMap((f) => read(f).tasks);
+  const judgedNovel: Labelled = {
+    tasks: judged.tasks.filter((t) => !spent.some((o) => jaccard(t.text, o.text) >= 0.5)),
   };
   const agentsDir = path.join(dir, 'agents');
   const { profiles } = await loadAgentProfiles({ workspace: dir, dir: agentsDir });
@@ -163,13 +164,10 @@ async function main(): Promise<void> {
   const v3Index = buildRoutingIndex(profiles, 'calibrated-v3');
   const v4Index = buildRoutingIndex(profiles, 'calibrated-v4');
   const v5Index = buildRoutingIndex(profiles, 'calibrated-v5');
-  // The blind splits measured after a model's fit, each scored by every older model (the v5 columns of seventh on are
-  // the splits v5 never trained on).
-  const later = { seventh, eighth, ninth, tenth, eleventh, twelfth };
-  const onLater = (index: typeof v4Index) =>
+  const onLater = (idx: typeof v4Index) =>
     Object.fromEntries(
-      Object.entries(later).map(([k, v]) => [`heldout${k[0].toUpperCase()}${k.slice(1)}`, evaluateSplit(v, index)]),
-    ) as Record<`heldout${'Seventh' | 'Eighth' | 'Ninth' | 'Tenth' | 'Eleventh' | 'Twelfth'}`, SplitFigures>;
+      LATER.map((k) => [`heldout${k[0].toUpperCase()}${k.slice(1)}`, evaluateSplit(later[k], idx)]),
+    ) as Record<string, SplitFigures>;
 
   const texts = corpus(
     labelled.tasks.map((t) => t.text),
@@ -302,32 +300,21 @@ async function main(): Promise<void> {
         'share of the tasks that should route (labelled with a domain) routed to that domain; general tasks routed ' +
         'to a specialist; reliability of the top domain probability',
       model: 'calibrated-v6',
-      train: evaluateSplit(
-        {
-          tasks: [
-            ...[labelled, extra, hardneg, business, blind, real, fresh, third, fourth, fifth, sixth].flatMap(
-              (x) => x.tasks,
-            ),
-            ...[seventh, eighth, ninth, tenth].flatMap((x) => x.tasks),
-          ],
-        },
-        index,
-      ),
-      calibration: evaluateSplit({ tasks: [...calibration.tasks, ...heldout.tasks] }, index),
-      heldoutEleventh: evaluateSplit(eleventh, index),
-      heldoutEleventhReal: evaluateSplit(eleventhOnly('real'), index),
-      heldoutEleventhWritten: evaluateSplit(eleventhOnly('written'), index),
-      heldoutEleventhNovel: evaluateSplit(eleventhNovel, index),
-      heldoutTwelfth: evaluateSplit(twelfth, index),
-      target: { heldoutEleventhAccuracy: 0.85, heldoutEleventhGeneralRouted: 0 },
+      heldoutSplits: {
+        judged: `heldout-${V6_HELD_OUT.judged}.json`,
+        second: `heldout-${V6_HELD_OUT.second}.json`,
+      },
+      train: evaluateSplit({ tasks: V6_TRAIN.flatMap((f) => read(f).tasks) }, index),
+      calibration: evaluateSplit({ tasks: V6_CALIBRATION.flatMap((f) => read(f).tasks) }, index),
+      judged: evaluateSplit(judged, index),
+      judgedReal: evaluateSplit(judgedOnly('real'), index),
+      judgedWritten: evaluateSplit(judgedOnly('written'), index),
+      judgedNovel: evaluateSplit(judgedNovel, index),
+      second: evaluateSplit(later[V6_HELD_OUT.second], index),
+      target: { judgedAccuracy: 0.85, judgedGeneralRouted: 0 },
       v5: {
         model: 'calibrated-v5',
-        train: evaluateSplit(
-          {
-            tasks: [labelled, extra, hardneg, blind, real, fresh, third, fourth, fifth, sixth].flatMap((x) => x.tasks),
-          },
-          v5Index,
-        ),
+        train: evaluateSplit({ tasks: V5_TRAIN.flatMap((f) => read(f).tasks) }, v5Index),
         calibration: evaluateSplit({ tasks: [...calibration.tasks, ...heldout.tasks] }, v5Index),
         ...onLater(v5Index),
       },
@@ -402,106 +389,39 @@ async function main(): Promise<void> {
       'routing v6 (the default model):',
       ...split('train (fitted on)', a.train),
       ...split('calibration (L2, temperature, general offset chosen on)', a.calibration),
-      ...split(
-        'ELEVENTH HELD-OUT (real issues with their body and blind-written task descriptions, never tuned on; target >= 85%, 0 general routed)',
-        a.heldoutEleventh,
-      ),
-      ...split('eleventh held-out, the real GitHub issues only', a.heldoutEleventhReal),
-      ...split('eleventh held-out, the written texts only', a.heldoutEleventhWritten),
-      ...split("eleventh held-out, without the texts close to another split's", a.heldoutEleventhNovel),
-      `eleventh held-out misses:`,
-      ...a.heldoutEleventh.wrong.map((w) => `  ${w}`),
-      ...split('TWELFTH HELD-OUT (task descriptions as a new user types them, never tuned on)', a.heldoutTwelfth),
-      `twelfth held-out misses:`,
-      ...a.heldoutTwelfth.wrong.map((w) => `  ${w}`),
+      ...split(`HELD-OUT ${a.heldoutSplits.judged} (blind, never tuned on; target >= 85%, 0 general routed)`, a.judged),
+      ...split('  its real GitHub issues only', a.judgedReal),
+      ...split('  its written texts only', a.judgedWritten),
+      ...split("  without the texts close to another split's", a.judgedNovel),
+      `  misses:`,
+      ...a.judged.wrong.map((w) => `    ${w}`),
+      ...split(`SECOND HELD-OUT ${a.heldoutSplits.second} (blind, never tuned on)`, a.second),
+      `  misses:`,
+      ...a.second.wrong.map((w) => `    ${w}`),
       'routing v5 (for loops recorded with it):',
-      ...(
-        [
-          'train',
-          'calibration',
-          'heldoutSeventh',
-          'heldoutEighth',
-          'heldoutNinth',
-          'heldoutTenth',
-          'heldoutEleventh',
-          'heldoutTwelfth',
-        ] as const
-      ).map((k) => {
-        const f = a.v5[k];
-        return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
-      }),
+      ...Object.entries(a.v5)
+        .filter((e): e is [string, SplitFigures] => typeof e[1] === 'object')
+        .map(([k, f]) => {
+          return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
+        }),
       'routing v4 (for loops recorded with it):',
-      ...(
-        [
-          'train',
-          'calibration',
-          'heldoutFresh',
-          'heldoutThird',
-          'heldoutFourth',
-          'heldoutFifth',
-          'heldoutSixth',
-          'heldoutSeventh',
-          'heldoutEighth',
-          'heldoutNinth',
-          'heldoutTenth',
-          'heldoutEleventh',
-          'heldoutTwelfth',
-        ] as const
-      ).map((k) => {
-        const f = a.v4[k];
-        return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
-      }),
+      ...Object.entries(a.v4)
+        .filter((e): e is [string, SplitFigures] => typeof e[1] === 'object')
+        .map(([k, f]) => {
+          return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
+        }),
       'routing v3 (for loops recorded with it):',
-      ...(
-        [
-          'train',
-          'calibration',
-          'heldout',
-          'heldoutBlind',
-          'heldoutBlindNovel',
-          'heldoutReal',
-          'heldoutFresh',
-          'heldoutThird',
-          'heldoutFourth',
-          'heldoutFifth',
-          'heldoutSixth',
-          'heldoutSeventh',
-          'heldoutEighth',
-          'heldoutNinth',
-          'heldoutTenth',
-          'heldoutEleventh',
-          'heldoutTwelfth',
-        ] as const
-      ).map((k) => {
-        const f = a.v3[k];
-        return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
-      }),
+      ...Object.entries(a.v3)
+        .filter((e): e is [string, SplitFigures] => typeof e[1] === 'object')
+        .map(([k, f]) => {
+          return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
+        }),
       'routing v2 (the calibrated keyword model, for loops recorded with it):',
-      ...(
-        [
-          'train',
-          'trainExtra',
-          'calibration',
-          'heldout',
-          'heldoutBlind',
-          'heldoutBlindNovel',
-          'heldoutReal',
-          'heldoutFresh',
-          'heldoutThird',
-          'heldoutFourth',
-          'heldoutFifth',
-          'heldoutSixth',
-          'heldoutSeventh',
-          'heldoutEighth',
-          'heldoutNinth',
-          'heldoutTenth',
-          'heldoutEleventh',
-          'heldoutTwelfth',
-        ] as const
-      ).map((k) => {
-        const f = a.v2[k];
-        return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
-      }),
+      ...Object.entries(a.v2)
+        .filter((e): e is [string, SplitFigures] => typeof e[1] === 'object')
+        .map(([k, f]) => {
+          return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
+        }),
       `prompt: routed ${result.promptSize.meanRoutedChars} chars vs all profiles ${result.promptSize.meanAllProfilesChars} ` +
         `(${Math.round(result.promptSize.reduction * 100)}% smaller)`,
       `→ ${out}`,
@@ -516,16 +436,16 @@ function targets(r: {
   sessionState: { writeMs: { p95: number }; readMs: { p95: number } };
   profileLoad: { latencyMs: { p95: number } };
   handoffOverhead: { latencyMs: { p95: number } };
-  accuracy: { heldoutEleventh: { accuracy: number; routedGeneral: number } };
+  accuracy: { heldoutSplits: { judged: string }; judged: { accuracy: number; routedGeneral: number } };
 }): Verdicts {
   return {
     'classification p95 < 5 ms': r.classification.latencyMs.p95 < 5,
     'session state write and read p95 < 5 ms': r.sessionState.writeMs.p95 < 5 && r.sessionState.readMs.p95 < 5,
     'profile load p95 < 1 s': r.profileLoad.latencyMs.p95 < 1000,
     'routing work per handoff p95 < 100 ms': r.handoffOverhead.latencyMs.p95 < 100,
-    'eleventh held-out: >= 85% of the tasks that should route routed to the right domain':
-      r.accuracy.heldoutEleventh.accuracy >= 0.85,
-    'eleventh held-out: 0 general tasks routed': r.accuracy.heldoutEleventh.routedGeneral === 0,
+    [`${r.accuracy.heldoutSplits.judged}: >= 85% of the tasks that should route routed to the right domain`]:
+      r.accuracy.judged.accuracy >= 0.85,
+    [`${r.accuracy.heldoutSplits.judged}: 0 general tasks routed`]: r.accuracy.judged.routedGeneral === 0,
   };
 }
 

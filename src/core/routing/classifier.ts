@@ -405,6 +405,16 @@ export function hasCloudContext(text: string, v6 = false): boolean {
 const CHORE_LEADS = new Set(['rename', 'renames', 'renaming', 'bump', 'bumps', 'reformat', 'typo', 'typos']);
 /** A bump that names a security advisory is security work, not a chore. */
 const ADVISORY = /\b(cve|ghsa|vulnerab\w*|advisory|security)\b/;
+/**
+ * An upgrade of the application's own framework or library to a version (v6): "Upgrade the Rails app from 7.1 to 7.2
+ * and clear the deprecation warnings", "Update clap from v3 to v4". Not an upgrade guide, and not one of
+ * infrastructure or the build ({@link UPGRADE_INFRA}: "Upgrade the EKS cluster to 1.29" is devops work). In every
+ * labelled split v6 is fitted on, all 16 such tasks are `general`.
+ */
+const UPGRADE =
+  /^(upgrade|upgrades|upgrading|update|updates|updating) (?!(guide|docs|notes|instructions|path)\b).*\bto (\S+ ){0,2}(v ?\d|\d|latest|lts)/;
+const UPGRADE_INFRA =
+  /\b(clusters?|node ?pools?|nodes?|k8s|kubernetes|eks|gke|aks|terraform|helm|charts?|postgres\w*|mysql|databases?|dbs?|kafka|elasticsearch|redis|runners?|images?|docker|ci|pipelines?|workflows?|actions|ubuntu|debian|alpine|kernel|os|providers?|operators?|istio|nginx|ingress|gradle|maven|webpack|vite|babel|bazel|sbt|build)\b/;
 /** ...unless it says there is none (v6): "There's no CVE behind this". */
 const NO_ADVISORY = /\b(no|not|nothing|without) (a |an |any |known )?(cve|ghsa|vulnerab\w*|advisory|security)\b/;
 
@@ -419,6 +429,8 @@ export function choreLead(text: string, v6 = false): string | undefined {
     .replace(/^[a-z]+(\([^)]*\))?!?:\s*/i, '');
   const norm = normalizeText(rest);
   const lead = norm.split(' ')[0];
+  if (v6 && UPGRADE.test(norm) && !UPGRADE_INFRA.test(norm) && (!ADVISORY.test(norm) || NO_ADVISORY.test(norm)))
+    return 'upgrade';
   if (!CHORE_LEADS.has(lead)) return undefined;
   if (lead.startsWith('bump') && ADVISORY.test(norm) && !(v6 && NO_ADVISORY.test(norm))) return undefined;
   return lead;

@@ -1,13 +1,14 @@
 /**
- * The routing v6 model (src/core/routing/model-v6.ts): v5 fitted on the seventh to tenth blind splits too,
+ * The routing v6 model (src/core/routing/model-v6.ts): v5 fitted on the seventh to twelfth blind splits too,
  * plus the small-work rule (a command-line flag, an off-by-one, unchanged behaviour, a rename clause keep the
- * complexity at 3 or less), bumps that say they have no advisory stay chores, and "compute" as a verb is no cloud word.
- * The committed weights are what bench/fit-routing-v6.ts fits; no text of the eleventh or twelfth blind split is in its
- * training or calibration.
+ * complexity at 3 or less), upgrades of the application's own framework and bumps that say they have no advisory are
+ * chores, and "compute" as a verb is no cloud word. The committed weights are what bench/fit-routing-v6.ts fits; no
+ * text of its two held-out blind splits is in its training or calibration.
  */
 import path from 'node:path';
 import {
   buildRoutingIndex,
+  choreLead,
   classify,
   hasCloudContext,
   keywordPass,
@@ -18,7 +19,7 @@ import {
   smallWork,
   textTokens,
 } from '../../../src/core/routing';
-import { V6_CALIBRATION, V6_TRAIN, fitV6, v6Inputs } from '../../../bench/fit-routing-v6';
+import { V6_CALIBRATION, V6_HELD_OUT, V6_TRAIN, fitV6, v6Inputs } from '../../../bench/fit-routing-v6';
 import type { Labelled } from '../../../bench/routing-eval';
 
 const FIXTURES = path.join(__dirname, '../../fixtures/routing');
@@ -92,6 +93,25 @@ describe('the v6 model', () => {
     expect(classify(cve, index)).toMatchObject({ domain: 'security', route: true });
   });
 
+  it("keeps an upgrade of the application's own framework a chore; one of infrastructure or with an advisory is not", () => {
+    const index = buildRoutingIndex(PROFILES);
+    for (const text of [
+      'Upgrade the Rails app from 7.1 to 7.2 and clear the deprecation warnings.',
+      'Update clap from v3 to v4 and migrate the derive attributes in the CLI.',
+      'Upgrade Guava from 31 to 33 in every module; no vulnerability involved, we want the new collection APIs.',
+    ]) {
+      expect(choreLead(text, true)).toBe('upgrade');
+      expect(classify(text, index)).toMatchObject({ chore: 'upgrade', route: false });
+    }
+    expect(choreLead('Upgrade the Rails app from 7.1 to 7.2 and clear the deprecation warnings.')).toBeUndefined();
+    for (const text of [
+      'Upgrade the EKS cluster from 1.29 to 1.31 and fix the manifests that use removed API versions.',
+      'Upgrade lodash to 4.17.21 to fix the prototype pollution advisory.',
+      'Upgrade guide from v3 to v4: the renamed config keys and what to do about the removed flags',
+    ])
+      expect(choreLead(text, true)).toBeUndefined();
+  });
+
   it('reads "compute" as a verb on the product\'s own figures as no cloud word (v6 only)', () => {
     const recipe =
       'Add a cost field to recipe ingredients and compute the estimated cost per serving when scaling recipes.';
@@ -114,12 +134,13 @@ describe('the v6 fit (bench/fit-routing-v6.ts)', () => {
     });
   }, 600_000);
 
-  it('trains on the seventh to tenth splits and reads no text or thread of the eleventh or twelfth', async () => {
+  it('reads no text or thread of its two held-out splits, and trains on the blind splits before them', async () => {
     const tasks = (f: string) => split(f).tasks as { text: string; source?: string }[];
     const seen = [...V6_TRAIN, ...V6_CALIBRATION].flatMap(tasks);
     const texts = new Set(seen.map((t) => normalizeText(t.text)));
     const urls = new Set(seen.map((t) => t.source).filter((s) => s?.startsWith('https://')));
-    for (const f of ['heldout-eleventh.json', 'heldout-twelfth.json']) {
+    for (const name of [V6_HELD_OUT.judged, V6_HELD_OUT.second]) {
+      const f = `heldout-${name}.json`;
       const heldOut = tasks(f);
       expect(heldOut.filter((t) => texts.has(normalizeText(t.text)) || urls.has(t.source))).toEqual([]);
       expect(heldOut.length).toBeGreaterThanOrEqual(150);
@@ -131,7 +152,11 @@ describe('the v6 fit (bench/fit-routing-v6.ts)', () => {
         'heldout-eighth.json',
         'heldout-ninth.json',
         'heldout-tenth.json',
+        'heldout-eleventh.json',
+        'heldout-twelfth.json',
         'labelled-business.json',
+        'labelled-plain.json',
+        'labelled-general2.json',
       ]),
     );
     const { train, cal } = await v6Inputs();
