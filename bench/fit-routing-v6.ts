@@ -27,13 +27,16 @@ export const V6_TRAIN = [
   'heldout-tenth.json',
   'heldout-eleventh.json',
   'heldout-twelfth.json',
+  'heldout-thirteenth.json',
+  'heldout-fourteenth.json',
   'labelled-business.json',
   'labelled-plain.json',
   'labelled-general2.json',
+  'labelled-business2.json',
 ].filter((f) => !(process.env.RALPH_ROUTING_DEV === '1' && f.startsWith('heldout-')));
 export const V6_CALIBRATION = V4_CALIBRATION;
 /** The blind splits v6 never read (heldout-<name>.json): bench:routing judges the first, and reports the second. */
-export const V6_HELD_OUT = { judged: 'thirteenth', second: 'fourteenth' } as const;
+export const V6_HELD_OUT = { judged: 'fifteenth', second: 'sixteenth' } as const;
 
 /** Reads v6's training and calibration splits and the fixture profiles. */
 export const v6Inputs = () => v4Inputs(V6_TRAIN, V6_CALIBRATION);

@@ -47,12 +47,23 @@ import { buildPrompt } from '../src/core/prompt';
 import { evaluateSplit, reliabilityLines, type Labelled, type SplitFigures } from './routing-eval';
 import { V5_TRAIN } from './fit-routing-v5';
 import { V6_CALIBRATION, V6_HELD_OUT, V6_TRAIN } from './fit-routing-v6';
-
-/** The blind splits written after v4's fit (heldout-<name>.json), in order. */
-const LATER = ['seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth'] as const;
-type Later = (typeof LATER)[number];
 import { percentile, writeResult } from './stats';
 import { finishBench, type Verdicts } from './verdict';
+
+/** The blind splits written after v4's fit (heldout-<name>.json), in order. */
+const LATER = [
+  'seventh',
+  'eighth',
+  'ninth',
+  'tenth',
+  'eleventh',
+  'twelfth',
+  'thirteenth',
+  'fourteenth',
+  'fifteenth',
+  'sixteenth',
+] as const;
+type Later = (typeof LATER)[number];
 
 const TEXTS = Number(process.env.BENCH_TEXTS ?? 10_000);
 

@@ -46,17 +46,28 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         expect(a[s].reliability.rows).toHaveLength(6);
       }
       expect(r.accuracy).toMatchObject({
-        heldoutSplits: { judged: 'heldout-thirteenth.json', second: 'heldout-fourteenth.json' },
+        heldoutSplits: { judged: 'heldout-fifteenth.json', second: 'heldout-sixteenth.json' },
       });
       expect(a.judged.tasks).toBeGreaterThanOrEqual(150);
       expect(a.second.tasks).toBeGreaterThanOrEqual(150);
       expect(a.judgedReal.tasks + a.judgedWritten.tasks).toBe(a.judged.tasks);
-      expect(a.train.tasks + a.calibration.tasks).toBeGreaterThanOrEqual(4500);
+      expect(a.train.tasks + a.calibration.tasks).toBeGreaterThanOrEqual(5000);
       const older = r.accuracy as Record<'v2' | 'v3' | 'v4' | 'v5', Record<string, { tasks: number }>>;
       for (const m of ['v2', 'v3', 'v4', 'v5'] as const)
-        for (const k of ['Seventh', 'Eighth', 'Ninth', 'Tenth', 'Eleventh', 'Twelfth', 'Thirteenth', 'Fourteenth'])
+        for (const k of [
+          'Seventh',
+          'Eighth',
+          'Ninth',
+          'Tenth',
+          'Eleventh',
+          'Twelfth',
+          'Thirteenth',
+          'Fourteenth',
+          'Fifteenth',
+          'Sixteenth',
+        ])
           expect(older[m][`heldout${k}`].tasks).toBeGreaterThanOrEqual(150);
-      expect(older.v5.heldoutThirteenth.tasks).toBe(a.judged.tasks);
+      expect(older.v5.heldoutFifteenth.tasks).toBe(a.judged.tasks);
       expect(older.v4.heldoutSixth.tasks).toBeGreaterThanOrEqual(200);
       expect(older.v4.heldoutThird.tasks).toBeGreaterThanOrEqual(200);
       expect(older.v4.heldoutFresh.tasks).toBeGreaterThanOrEqual(200);

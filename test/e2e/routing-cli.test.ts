@@ -65,7 +65,11 @@ describe('ralph route explain', () => {
     // Small work (v6): a flag on a script stays with the base agent, whatever the script's name holds.
     const flag = 'Add a --dry-run flag to rotate_tls_secrets.sh that prints which secrets would be rotated';
     const f = await ralph(['route', 'explain', flag, '--profiles', PROFILES]);
-    expect(f.stdout).toMatch(/decided by\s+minComplexity: complexity \d is not above 3 \(small work: cli flag\)/);
+    expect(f.stdout).toMatch(/agent\s+base \(base agent\)/);
+    expect(f.stdout).toContain('small work (cli flag): complexity at most 3');
+    // With the confidence bar lowered, the complexity decides, and says why it is low.
+    const low = await ralph(['route', 'explain', flag, '--profiles', PROFILES, '--min-confidence', '0.05']);
+    expect(low.stdout).toMatch(/decided by\s+minComplexity: complexity \d is not above 3 \(small work: cli flag\)/);
     // A raised confidence threshold: the confidence threshold decides.
     const high = await ralph(['route', 'explain', text, '--profiles', PROFILES, '--min-confidence', '0.9999']);
     expect(high.stdout).toMatch(/decided by\s+minConfidence: probability 0\.\d+ is not above 0\.9999/);

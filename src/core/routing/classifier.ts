@@ -474,6 +474,8 @@ const SMALL_WORK: readonly [string, RegExp][] = [
         '(keep|keeping|preserv\\w+) (the |its |all |existing |current )*(behaviou?r|public api) (unchanged|the same|intact)',
         // "Behaviour must stay identical", "The output files must be byte-for-byte the same"
         '\\b(behaviou?r|outputs?|results?|responses?|files?)\\s+(must|should|has to|have to|needs? to)\\s+(stay|remain|be)\\s+(byte[- ]for[- ]byte |bit[- ]for[- ]bit |exactly )?(the same|identical|unchanged)\\b',
+        // "Every route, status code and response body must stay exactly the same"
+        '\\b(must|should|has to|have to|needs? to|will) (stay|remain) (exactly |byte[- ]for[- ]byte |bit[- ]for[- ]bit )?(the same|identical|unchanged)\\b',
         // "keeping every route and response exactly the same"
         '\\bkeep(ing)? (every|all|each|the)\\s+(\\S+\\s+){0,3}(exactly )?(the same|unchanged)\\b',
       ].join('|'),
