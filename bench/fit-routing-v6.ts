@@ -2,18 +2,19 @@
  * npm run fit:routing-v6 — fits the routing v6 model (src/core/routing/model-v6.ts: v5's features and fit) and writes
  * its weights to src/core/routing/model-v6-weights.ts. The fit is v5's (bench/fit-routing-v5.ts: token dropout keeping
  * 50 % of a text's words, light L2 on the keyword and lexicon features, L2 strength, temperature and general offset
- * chosen on the calibration split) on two blind splits more:
- * - training: v5's, plus two splits of real GitHub issues with a sentence of their body and task descriptions written
- *   blind, each spent by its one measurement:
- *   - heldout-seventh.json (by a fifth engineer): v5 scored 90.7 % on it with 1 of 43 general tasks routed, a
- *     refactor "without changing any routes"; with a leave-one-split-out check of every spent split, that made the
- *     small-work rule (src/core/routing/classifier.ts);
- *   - heldout-eighth.json (by a sixth engineer): a first v6, fitted with the seventh and without it, scored 84.5 %
- *     with 4 of 48 general tasks routed; two of them (unchanged timeouts, a rename clause) widened the rule;
+ * chosen on the calibration split) on more text:
+ * - training: v5's, plus
+ *   - eight blind splits (heldout-seventh.json to heldout-fourteenth.json: real GitHub issues with a sentence of their
+ *     body, and task descriptions written blind), each spent by its one measurement on the v6 of that moment (the
+ *     figures and what each measurement changed: docs/benchmarks.md, "Routing v6");
+ *   - four sets written for training by engineers who saw no model: labelled-business.json and
+ *     labelled-business2.json (general tasks that use a specialist's word in its business sense, and specialist tasks
+ *     using the same words technically), labelled-plain.json (specialist tasks without jargon) and
+ *     labelled-general2.json (general tasks a naive router would route: upgrades, business logic, refactors);
  * - calibration: calibration.json and heldout.json, as v4 and v5;
- * - held out: heldout-ninth.json (task descriptions as a new user types them, by a seventh engineer, committed before
- *   any model was measured on it) is NOT read here. RALPH_ROUTING_DEV=1 leaves the spent held-out splits out of
- *   training, to compare variants on them.
+ * - held out (V6_HELD_OUT): heldout-fifteenth.json and heldout-sixteenth.json, committed before the final v6 was
+ *   measured on them, are NOT read here. RALPH_ROUTING_DEV=1 leaves the spent held-out splits out of training, to
+ *   compare variants on them.
  */
 import { V5_KEEP, V5_TRAIN } from './fit-routing-v5';
 import { V4_CALIBRATION, fitV4, v4Inputs } from './fit-routing-v4';
