@@ -88,19 +88,56 @@ export function fitV4(
   });
 }
 
-/** The text of model-v4-weights.ts for fitted weights `w` (before prettier). */
-export function v4WeightsSource(w: ReturnType<typeof fitV4>): string {
+/** The text of model-v<version>-weights.ts for fitted weights `w` (before prettier): v4 and the fits built on it. */
+export function weightsSource(version: number, w: ReturnType<typeof fitV4>): string {
   return (
-    "/**\n * The routing v4 model's fitted weights: written by bench/fit-routing-v4.ts (`npm run fit:routing-v4`), not by\n" +
-    ' * hand (see ./model-v4.ts). One JSON string, parsed on first use (see ./lexicon-weights.ts).\n */\n' +
-    `export const ROUTING_MODEL_V4_WEIGHTS_JSON =\n  ${JSON.stringify(JSON.stringify(w))};\n`
+    `/**\n * The routing v${version} model's fitted weights: written by bench/fit-routing-v${version}.ts (\`npm run fit:routing-v${version}\`), not by\n` +
+    ` * hand (see ./model-v${version}.ts). One JSON string, parsed on first use (see ./lexicon-weights.ts).\n */\n` +
+    `export const ROUTING_MODEL_V${version}_WEIGHTS_JSON =\n  ${JSON.stringify(JSON.stringify(w))};\n`
   );
 }
 
+/**
+ * v4's fit under a later version's name (v5, v6): that version's training and calibration splits and token dropout's
+ * keep rate, `fitted.by` naming its script.
+ */
+export function fitV4As(
+  version: number,
+  trainSplits: readonly string[],
+  calibrationSplits: readonly string[],
+  keep: number,
+): (
+  train: Labelled['tasks'],
+  cal: Labelled['tasks'],
+  profiles: readonly ProfileKeywords[],
+  l2Grid?: readonly number[],
+) => ReturnType<typeof fitV4> {
+  return (train, cal, profiles, l2Grid) => {
+    const w = fitV4(train, cal, profiles, l2Grid, trainSplits, calibrationSplits, keep);
+    return {
+      ...w,
+      fitted: { ...w.fitted, by: `bench/fit-routing-v${version}.ts (npm run fit:routing-v${version})`, keep },
+    };
+  };
+}
+
+/** Fits a version's weights on its splits and writes model-v<version>-weights.ts (the fit scripts' main). */
+export async function fitAndWrite(
+  version: number,
+  inputs: () => ReturnType<typeof v4Inputs>,
+  fit: (
+    train: Labelled['tasks'],
+    cal: Labelled['tasks'],
+    profiles: readonly ProfileKeywords[],
+  ) => ReturnType<typeof fitV4>,
+): Promise<void> {
+  const { train, cal, profiles } = await inputs();
+  const w = fit(train, cal, profiles);
+  writeWeights(`model-v${version}-weights.ts`, weightsSource(version, w), w);
+}
+
 async function main(): Promise<void> {
-  const { train, cal, profiles } = await v4Inputs();
-  const w = fitV4(train, cal, profiles);
-  writeWeights('model-v4-weights.ts', v4WeightsSource(w), w);
+  await fitAndWrite(4, v4Inputs, fitV4);
 }
 
 if (require.main === module)

@@ -27,8 +27,7 @@
  *   measured on it) is NOT read here. RALPH_ROUTING_DEV=1 leaves the spent held-out splits out of training,
  *   to compare variants on them.
  */
-import { V4_CALIBRATION, fitV4, v4Inputs } from './fit-routing-v4';
-import { writeWeights } from './fit-routing-v3';
+import { V4_CALIBRATION, fitAndWrite, fitV4As, v4Inputs } from './fit-routing-v4';
 
 export const V5_TRAIN = [
   'labelled.json',
@@ -50,30 +49,10 @@ export const V5_KEEP = 0.5;
 export const v5Inputs = () => v4Inputs(V5_TRAIN, V5_CALIBRATION);
 
 /** Fits the v5 weights: the object model-v5-weights.ts holds. */
-export function fitV5(
-  train: Parameters<typeof fitV4>[0],
-  cal: Parameters<typeof fitV4>[1],
-  profiles: Parameters<typeof fitV4>[2],
-  l2Grid?: readonly number[],
-): ReturnType<typeof fitV4> {
-  const w = fitV4(train, cal, profiles, l2Grid, V5_TRAIN, V5_CALIBRATION, V5_KEEP);
-  const fitted = { ...w.fitted, by: 'bench/fit-routing-v5.ts (npm run fit:routing-v5)', keep: V5_KEEP };
-  return { ...w, fitted };
-}
-
-/** The text of model-v5-weights.ts for fitted weights `w` (before prettier). */
-export function v5WeightsSource(w: ReturnType<typeof fitV5>): string {
-  return (
-    "/**\n * The routing v5 model's fitted weights: written by bench/fit-routing-v5.ts (`npm run fit:routing-v5`), not by\n" +
-    ' * hand (see ./model-v5.ts). One JSON string, parsed on first use (see ./lexicon-weights.ts).\n */\n' +
-    `export const ROUTING_MODEL_V5_WEIGHTS_JSON =\n  ${JSON.stringify(JSON.stringify(w))};\n`
-  );
-}
+export const fitV5 = fitV4As(5, V5_TRAIN, V5_CALIBRATION, V5_KEEP);
 
 async function main(): Promise<void> {
-  const { train, cal, profiles } = await v5Inputs();
-  const w = fitV5(train, cal, profiles);
-  writeWeights('model-v5-weights.ts', v5WeightsSource(w), w);
+  await fitAndWrite(5, v5Inputs, fitV5);
 }
 
 if (require.main === module)

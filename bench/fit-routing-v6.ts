@@ -17,8 +17,7 @@
  *   compare variants on them.
  */
 import { V5_KEEP, V5_TRAIN } from './fit-routing-v5';
-import { V4_CALIBRATION, fitV4, v4Inputs } from './fit-routing-v4';
-import { writeWeights } from './fit-routing-v3';
+import { V4_CALIBRATION, fitAndWrite, fitV4As, v4Inputs } from './fit-routing-v4';
 
 export const V6_TRAIN = [
   ...V5_TRAIN,
@@ -43,30 +42,10 @@ export const V6_HELD_OUT = { judged: 'fifteenth', second: 'sixteenth' } as const
 export const v6Inputs = () => v4Inputs(V6_TRAIN, V6_CALIBRATION);
 
 /** Fits the v6 weights: the object model-v6-weights.ts holds. */
-export function fitV6(
-  train: Parameters<typeof fitV4>[0],
-  cal: Parameters<typeof fitV4>[1],
-  profiles: Parameters<typeof fitV4>[2],
-  l2Grid?: readonly number[],
-): ReturnType<typeof fitV4> {
-  const w = fitV4(train, cal, profiles, l2Grid, V6_TRAIN, V6_CALIBRATION, V5_KEEP);
-  const fitted = { ...w.fitted, by: 'bench/fit-routing-v6.ts (npm run fit:routing-v6)', keep: V5_KEEP };
-  return { ...w, fitted };
-}
-
-/** The text of model-v6-weights.ts for fitted weights `w` (before prettier). */
-export function v6WeightsSource(w: ReturnType<typeof fitV6>): string {
-  return (
-    "/**\n * The routing v6 model's fitted weights: written by bench/fit-routing-v6.ts (`npm run fit:routing-v6`), not by\n" +
-    ' * hand (see ./model-v6.ts). One JSON string, parsed on first use (see ./lexicon-weights.ts).\n */\n' +
-    `export const ROUTING_MODEL_V6_WEIGHTS_JSON =\n  ${JSON.stringify(JSON.stringify(w))};\n`
-  );
-}
+export const fitV6 = fitV4As(6, V6_TRAIN, V6_CALIBRATION, V5_KEEP);
 
 async function main(): Promise<void> {
-  const { train, cal, profiles } = await v6Inputs();
-  const w = fitV6(train, cal, profiles);
-  writeWeights('model-v6-weights.ts', v6WeightsSource(w), w);
+  await fitAndWrite(6, v6Inputs, fitV6);
 }
 
 if (require.main === module)
