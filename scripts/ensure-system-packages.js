@@ -2,7 +2,8 @@
 /**
  * `npm test`'s pretest step: installs the Debian packages the tests drive for real when they are missing and we are
  * root (CI runs on a fresh machine): Chromium for the console's browser test, and bubblewrap, socat and ripgrep, which
- * the agent sandbox (@anthropic-ai/sandbox-runtime) needs on Linux. Otherwise it only says what to install; the tests
+ * the agent sandbox (@anthropic-ai/sandbox-runtime) needs on Linux, and docker-compose (when Docker's compose plugin is
+ * not there) for the check of docker-compose.yml, which needs no Docker engine. Otherwise it only says what to install; the tests
  * that need a package then say so too (they fail, never pass silently).
  */
 'use strict';
@@ -16,6 +17,13 @@ const PACKAGES = [
   { pkg: 'bubblewrap', bin: 'bwrap', why: 'the agent sandbox' },
   { pkg: 'socat', bin: 'socat', why: 'the agent sandbox' },
   { pkg: 'ripgrep', bin: 'rg', why: 'the agent sandbox' },
+  {
+    pkg: 'docker-compose',
+    bin: 'docker-compose',
+    why: 'the docker-compose.yml check (`docker-compose config`: no Docker engine needed)',
+    // Docker's own compose plugin does the same check.
+    orElse: () => spawnSync('docker', ['compose', 'version'], { stdio: 'ignore' }).status === 0,
+  },
 ];
 
 function onPath(bin) {
@@ -24,7 +32,9 @@ function onPath(bin) {
 
 function main() {
   if (process.platform !== 'linux') return 0;
-  const missing = PACKAGES.filter((p) => !(p.file ? fs.existsSync(p.file) : onPath(p.bin)));
+  const missing = PACKAGES.filter(
+    (p) => !(p.file ? fs.existsSync(p.file) : onPath(p.bin)) && !(p.orElse && p.orElse()),
+  );
   if (missing.length === 0) return 0;
   const names = missing.map((p) => p.pkg).join(' ');
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) {

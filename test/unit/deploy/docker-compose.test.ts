@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { parse } from 'yaml';
@@ -216,25 +217,46 @@ describe('docker-compose.yml', () => {
     );
   });
 
-  // Only the docker client may be installed (no compose plugin, no engine): then the check cannot run, and the run's
-  // closing line counts it as skipped (a todo naming what is missing) instead of passing it. `config` needs no engine.
-  if (composePlugin())
-    it('passes `docker compose config`', () => {
-      const config = spawnSync('docker', ['compose', '-f', COMPOSE_FILE, 'config', '-q'], {
-        cwd: ROOT,
-        encoding: 'utf8',
-      });
-      // stderr rides along so a failure shows compose's own message.
-      expect({ status: config.status, stderr: config.stderr }).toEqual({ status: 0, stderr: expect.any(String) });
+  // `config` validates the file against the compose specification and needs no Docker engine (CI has none). Docker's
+  // compose plugin runs it when present, else Debian's docker-compose (npm test's pretest installs it as root); with
+  // neither, the test fails and says what to install, never passes.
+  const validator = composeValidator();
+  const runConfig = (file: string): { status: number | null; stderr: string } => {
+    if (!validator) throw new Error(NO_VALIDATOR);
+    const r = spawnSync(validator[0], [...validator.slice(1), '-f', file, 'config', '-q'], {
+      cwd: path.dirname(file),
+      encoding: 'utf8',
     });
-  else
-    it.todo(
-      '`docker compose config` not run: no docker compose plugin here (install the Docker compose plugin to run it)',
-    );
+    return { status: r.status, stderr: r.stderr };
+  };
+
+  it('passes `docker compose config`', () => {
+    // stderr rides along so a failure shows compose's own message.
+    expect(runConfig(COMPOSE_FILE)).toEqual({ status: 0, stderr: expect.any(String) });
+  });
+
+  it('fails the same check when a service key is misspelt', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-compose-'));
+    try {
+      const broken = path.join(dir, 'docker-compose.yml');
+      // The real file with one misspelt service key: the check must name it.
+      fs.writeFileSync(broken, composeText.replace(/^( {4})image:/m, '$1imagee:'));
+      const r = runConfig(broken);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(/imagee/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
-/** True when `docker compose` runs on this machine. */
-function composePlugin(): boolean {
-  const version = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
-  return !version.error && version.status === 0;
+const NO_VALIDATOR =
+  "neither `docker compose` nor `docker-compose` runs here: install Docker's compose plugin or " +
+  '`sudo apt-get install -y docker-compose` (npm test installs it itself when run as root)';
+
+/** The command that validates a compose file: Docker's compose plugin, else docker-compose; undefined with neither. */
+function composeValidator(): string[] | undefined {
+  if (spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' }).status === 0) return ['docker', 'compose'];
+  if (spawnSync('docker-compose', ['version'], { encoding: 'utf8' }).status === 0) return ['docker-compose'];
+  return undefined;
 }
