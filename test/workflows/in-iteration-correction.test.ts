@@ -2,7 +2,8 @@
  * In-iteration correction with the real claude CLI (pinned in test/agents) against the loopback Anthropic stub, in a
  * loop on the real dev server, sandboxed: ralph's PostToolUse hook blocks a change the loop would reject (a deleted
  * failing test) the moment it is made, the model reads the reason in its next turn and puts the test back, and the
- * iteration ends accepted with one `corrected_in_iteration` event. An honest test rename passes the hook untouched.
+ * iteration ends accepted with one `corrected_in_iteration` event. An honest test rename passes the hook untouched, and
+ * so does a new case in a protected test file the task does not name (the PreToolUse guard judges the edit itself).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -64,12 +65,21 @@ async function workspace(): Promise<string> {
   return ws;
 }
 
+/** A task that names no test file: test/sum.test.js stays protected, and the PreToolUse guard judges its edits. */
+const FIX_ONLY =
+  'Fix sum in src/sum.js for negative numbers. The check is `node test/run.js`; when it passes, say ' +
+  '<promise>DONE</promise>.';
+
 /** Runs a sandboxed loop of the real claude against a stub playing `turns`; returns what a test checks. */
-async function run(ws: string, turns: Parameters<RealAgent['startStub']>[0]['conversations'][number]['turns']) {
+async function run(
+  ws: string,
+  turns: Parameters<RealAgent['startStub']>[0]['conversations'][number]['turns'],
+  prompt = TASK,
+) {
   const stub = await claude.startStub({ apiKey: KEY, conversations: [{ turns }] });
   stubs.push(stub);
   const id = await h.startLoop({
-    prompt: TASK,
+    prompt,
     workspace: ws,
     agent: claude.spec(stub, tempHome()),
     completion: { command: 'node test/run.js', promise: 'DONE' },
@@ -161,5 +171,33 @@ describe('in-iteration correction with the real claude CLI', () => {
     ]);
     expect(r.audit.filter((a) => a.decision === 'block')).toEqual([]);
     expect(r.events.filter((e) => e.type === 'corrected_in_iteration')).toEqual([]);
+  });
+
+  it('lets a new case and a rename in a protected test file the task does not name through the deny guard', async () => {
+    const ws = await workspace();
+    const file = path.join(ws, 'test/sum.test.js');
+    const r = await run(
+      ws,
+      [
+        { tools: [{ kind: 'edit', path: file, old: "it('adds negatives'", new: "it('adds two negative numbers'" }] },
+        { tools: [{ kind: 'edit', path: file, old: 'toBe(-3);\n  });\n});', new: `toBe(-3);\n  });\n${ZERO}});` }] },
+        { tools: [{ kind: 'write', path: path.join(ws, 'src/sum.js'), content: FIXED }] },
+        { text: 'Fixed sum; renamed a test and added one for zero.\n\n<promise>DONE</promise>' },
+      ],
+      FIX_ONLY,
+    );
+
+    // Accepted unattended, with the edits: the original tests passed on the fix and the edit only added and renamed.
+    expect(r.result).toMatchObject({ status: 'accepted', iterations: 1 });
+    expect(fs.readFileSync(file, 'utf8')).toContain("it('adds two negative numbers'");
+    expect(fs.readFileSync(file, 'utf8')).toContain("it('adds zero'");
+    for (const turn of [1, 2, 3]) expect(r.sentBefore(turn)).not.toContain('Blocked by ralph');
+    expect(r.audit.filter((a) => a.decision === 'deny' || a.category === 'protected_edit')).toEqual([]);
+    expect(r.events.filter((e) => e.type === 'test_edit_benign')).toEqual([
+      expect.objectContaining({
+        severity: 'info',
+        evidence: ['test/sum.test.js: 1 test added, renamed: adds negatives'],
+      }),
+    ]);
   });
 });

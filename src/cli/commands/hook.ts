@@ -339,18 +339,20 @@ function logHookCall(ctx: HookContext, workspace: string | undefined, notes: str
 /**
  * Protected paths (the loop's verification manifest): a write, edit or delete of one is denied before the call (or
  * warned about, by the manifest's policy), and reported after it. An edit of a multi-purpose file (package.json,
- * tsconfig, pyproject.toml, setup.cfg) counts only when it changes its test, lint or strictness settings. Undefined
+ * tsconfig, pyproject.toml, setup.cfg) counts only when it changes its test, lint or strictness settings, and an edit
+ * of a test file only when it does more than add cases or rename and move tests ({@link benignTestWrite}). Undefined
  * when the call touches nothing protected.
  */
 function protectedGuard(
   event: HookEvent,
-  call: { tool: string; input: Record<string, unknown> },
+  call: HookToolCall,
   manifest: VerificationManifest,
   cwd: string,
 ): { hits: ProtectedHit[]; response: HookResponse } | undefined {
   const hits = touchedPaths(call, { cwd })
     .flatMap((t) => protectedHits(manifest, t))
-    .filter((h) => h.kind !== 'sections' || h.action === 'delete' || changesSettings(call, path.join(cwd, h.path)));
+    .filter((h) => h.kind !== 'sections' || h.action === 'delete' || changesSettings(call, path.join(cwd, h.path)))
+    .filter((h) => !benignTestWrite(event, call, h, cwd));
   if (!hits.length) return undefined;
   // A shell write to a multi-purpose file can't be judged before it runs: warn, don't deny.
   const onlyShellSections = call.tool === 'Bash' && hits.every((h) => h.kind === 'sections' && h.action === 'write');
@@ -361,24 +363,53 @@ function protectedGuard(
 /** Whether a file tool's call changes the protected settings of a multi-purpose file (read from disk, edit applied). */
 function changesSettings(call: { tool: string; input: Record<string, unknown> }, file: string): boolean {
   if (call.tool === 'Bash') return true;
-  let current = '';
-  try {
-    current = fs.readFileSync(file, 'utf8');
-  } catch {
-    current = '';
-  }
+  const current = readText(file) ?? '';
+  return compareSections(file, current, proposedText(call, current) ?? current).changed.length > 0;
+}
+
+/**
+ * Whether a file tool's edit of a protected test file only adds cases or renames or moves tests, every existing test
+ * and line kept (judgeTestEdit, the rule the verification accepts such edits by): honest work, accepted without a
+ * human, so the hook neither denies nor warns about it (the original tests still judge the work). Before the call:
+ * the file on disk against the edit applied; after it: the tool's `originalFile` against the file on disk. A shell
+ * command, a new file or a delete is never judged so.
+ */
+function benignTestWrite(event: HookEvent, call: HookToolCall, hit: ProtectedHit, cwd: string): boolean {
+  if (hit.kind !== 'test' || hit.action !== 'write' || hit.added || call.tool === 'Bash') return false;
+  const disk = readText(path.join(cwd, hit.path));
+  if (disk === undefined) return false;
+  const original = call.response?.originalFile;
+  const before = event === 'pre-tool-use' ? disk : typeof original === 'string' ? original : undefined;
+  const after = event === 'pre-tool-use' ? proposedText(call, disk) : disk;
+  if (before === undefined || after === undefined || before === after) return false;
+  // Loaded only for a test file's edit: other calls pay nothing for the test extractor.
+  const { judgeTestEdit } =
+    require('../../core/verification/benign-test-edit') as typeof import('../../core/verification/benign-test-edit');
+  return judgeTestEdit(hit.path, before, after).benign;
+}
+
+/** The text a Write, Edit or MultiEdit leaves of `current`; undefined for other tools. */
+function proposedText(call: { tool: string; input: Record<string, unknown> }, current: string): string | undefined {
   const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+  if (call.tool === 'Write') return str(call.input.content);
+  if (call.tool !== 'Edit' && call.tool !== 'MultiEdit') return undefined;
   let next = current;
-  if (call.tool === 'Write') next = str(call.input.content);
-  else {
-    const edits = Array.isArray(call.input.edits) ? (call.input.edits as Record<string, unknown>[]) : [call.input];
-    for (const e of edits) {
-      const from = str(e?.old_string);
-      const to = str(e?.new_string);
-      next = e?.replace_all === true ? next.split(from).join(to) : next.replace(from, () => to);
-    }
+  const edits = Array.isArray(call.input.edits) ? (call.input.edits as Record<string, unknown>[]) : [call.input];
+  for (const e of edits) {
+    const from = str(e?.old_string);
+    const to = str(e?.new_string);
+    next = e?.replace_all === true ? next.split(from).join(to) : next.replace(from, () => to);
   }
-  return compareSections(file, current, next).changed.length > 0;
+  return next;
+}
+
+/** A file's text; undefined when it cannot be read. */
+function readText(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 async function readStdin(): Promise<string> {

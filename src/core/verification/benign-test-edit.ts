@@ -92,25 +92,30 @@ export function judgeTestEdit(file: string, before: string, after: string | unde
   const renamed: string[] = [];
   // Lines a whole test carries with it when it moves (its body and its title line); a table row does not move alone.
   const carried = new Set<string>();
-  const titles: string[] = [];
+  // Renamed tests, old and new title: their title lines may change by the title alone.
+  const renames: [string, string][] = [];
   for (const t of was) {
     const match = matchTest(t, free);
     if (!match) return no(`the test "${t.id.name}" was removed or its body changed`);
     const extra = minus(linesOf(match.body), linesOf(t.body)).find((l) => CONTROL.test(l));
     if (extra) return no(`control flow added inside the test "${t.id.name}": ${extra}`);
-    if (match.id.name !== t.id.name) renamed.push(leaf(t.id.name));
+    if (match.id.name !== t.id.name) {
+      renamed.push(leaf(t.id.name));
+      renames.push([leaf(t.id.name), leaf(match.id.name)]);
+    }
     for (const l of linesOf(t.body)) carried.add(l);
-    titles.push(leaf(t.id.name));
     free.splice(free.indexOf(match), 1);
   }
   const beforeLines = linesOf(before);
   const afterLines = linesOf(after);
   const gone = deletedLines(beforeLines, afterLines);
   if (!gone) return no('the file is too large to compare line by line');
-  // Brackets alone (`});`, `]`) move with the block they close.
-  const removed = gone.filter(
-    (l) => !carried.has(l) && !/^[\])}{([;,]+$/.test(l) && !titles.some((n) => n.length > 3 && l.includes(n)),
-  );
+  // Brackets alone (`});`, `]`) move with the block they close; a renamed test's title line may lose its old title
+  // only for the new one, the rest of the line kept (`])("%s => %s"` becoming `].filter(...))("%s => %s"` is no rename).
+  const afterSet = new Set(afterLines);
+  const retitled = (l: string): boolean =>
+    renames.some(([was, is]) => was.length > 3 && l.includes(was) && afterSet.has(l.replace(was, is)));
+  const removed = gone.filter((l) => !carried.has(l) && !/^[\])}{([;,]+$/.test(l) && !retitled(l));
   if (removed.length) return no(`a line was removed or changed: ${removed[0].slice(0, 120)}`);
   const added = minus(afterLines, beforeLines);
   const bad = added.find((l) => SUSPICIOUS.test(l));

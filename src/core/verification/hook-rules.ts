@@ -79,7 +79,8 @@ export function protectedHookMessage(
     `${list}${more} ${hits.length === 1 ? 'is' : 'are'} protected: the tests, their data and the test, lint and CI ` +
     'configuration are not yours to change. Your work is accepted only if it passes the ORIGINAL checks, re-run with ' +
     'every protected file restored, so changing them cannot help. Change the product code instead (adding NEW test ' +
-    'files is fine); if the task truly needs this change, say so in your answer and a human will decide.';
+    'files, or new cases to a test file without changing its existing tests, is fine); if the task truly needs this ' +
+    'change, say so in your answer and a human will decide.';
   if (event === 'post-tool-use') return `⚠️ You changed ${core}`;
   return decision === 'deny' ? `⛔ Blocked by ralph: ${core}` : `⚠️ ${core}`;
 }

@@ -9,11 +9,24 @@ import { runHook } from '../../../../src/cli/commands/hook';
 const git = (dir: string, ...a: string[]): string =>
   execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: dir, encoding: 'utf8' });
 
+const MATH_TEST = [
+  "const { add } = require('../src/math');",
+  '',
+  "describe('add', () => {",
+  "  it('adds two numbers', () => {",
+  '    expect(add(1, 2)).toBe(3);',
+  '  });',
+  '});',
+  '',
+].join('\n');
+const ADDS_TWO = "  it('adds two numbers', () => {";
+
 async function loop(hookPolicy: 'deny' | 'warn' = 'deny') {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ralph-hook-guard-'));
   fs.mkdirSync(path.join(ws, 'test'));
   fs.writeFileSync(path.join(ws, 'test/run.js'), 'require("assert")(require("fs").existsSync("hello.txt"));\n');
   fs.writeFileSync(path.join(ws, 'package.json'), JSON.stringify({ scripts: { test: 'node test/run.js' } }, null, 2));
+  fs.writeFileSync(path.join(ws, 'test/math.test.js'), MATH_TEST);
   git(ws, 'init', '-q', '-b', 'main');
   git(ws, 'add', '-A');
   git(ws, 'commit', '-qm', 'init');
@@ -31,7 +44,13 @@ async function loop(hookPolicy: 'deny' | 'warn' = 'deny') {
     tool: string,
     input: Record<string, unknown>,
     event: 'pre-tool-use' | 'post-tool-use' = 'pre-tool-use',
-  ) => runHook(event, JSON.stringify({ tool_name: tool, tool_input: input, cwd: ws }), env);
+    response?: Record<string, unknown>,
+  ) =>
+    runHook(
+      event,
+      JSON.stringify({ tool_name: tool, tool_input: input, cwd: ws, ...(response ? { tool_response: response } : {}) }),
+      env,
+    );
   return { ws, stateDir, call };
 }
 
@@ -80,5 +99,39 @@ describe('ralph hook and protected paths', () => {
     expect(JSON.stringify(pre.output)).toContain('test/run.js (named by check) is protected');
     const post = await call('Edit', { file_path: path.join(ws, 'test/run.js') }, 'post-tool-use');
     expect(JSON.stringify(post.output)).toContain('You changed test/run.js');
+  });
+
+  it('lets an edit that only adds a case to a protected test through, before and after the call', async () => {
+    const { ws, stateDir, call } = await loop();
+    const file = path.join(ws, 'test/math.test.js');
+    const newCase = `  it('adds negatives', () => {\n    expect(add(-1, -2)).toBe(-3);\n  });\n\n${ADDS_TWO}`;
+    const edit = { file_path: file, old_string: ADDS_TWO, new_string: newCase };
+    const pre = await call('Edit', edit);
+    expect(decision(pre.output)).toBeUndefined();
+    expect(JSON.stringify(pre.output)).not.toContain('is protected');
+    fs.writeFileSync(file, MATH_TEST.replace(ADDS_TWO, newCase));
+    const post = await call('Edit', edit, 'post-tool-use', { filePath: file, originalFile: MATH_TEST });
+    expect(JSON.stringify(post.output)).not.toContain('You changed');
+    // A renamed test is as honest (a Write of the whole file this time).
+    const renamed = fs.readFileSync(file, 'utf8').replace('adds two numbers', 'adds two positive numbers');
+    expect(decision((await call('Write', { file_path: file, content: renamed })).output)).toBeUndefined();
+    expect((await readAudit(stateDir, 'L')).filter((e) => e.category === 'protected_edit')).toEqual([]);
+  });
+
+  it('still denies an edit of a protected test that changes, skips or removes an existing case', async () => {
+    const { ws, call } = await loop();
+    const file = path.join(ws, 'test/math.test.js');
+    const denied = async (old_string: string, new_string: string) =>
+      decision((await call('Edit', { file_path: file, old_string, new_string })).output);
+    expect(await denied('toBe(3)', 'toBeDefined()')).toBe('deny');
+    expect(await denied("it('adds two", "it.skip('adds two")).toBe('deny');
+    // A new case alongside a skipped old one is no honest addition either.
+    expect(
+      await denied(ADDS_TWO, `  it('adds zero', () => {\n    expect(add(0, 0)).toBe(0);\n  });\n\n  it.skip(`),
+    ).toBe('deny');
+    expect(decision((await call('Write', { file_path: file, content: '' })).output)).toBe('deny');
+    // After the call, without the original text the edit cannot be judged: the reminder stays.
+    const post = await call('Edit', { file_path: file, old_string: 'x', new_string: 'y' }, 'post-tool-use');
+    expect(JSON.stringify(post.output)).toContain('You changed test/math.test.js');
   });
 });

@@ -100,6 +100,12 @@ describe('judgeTestEdit: edits a human must see', () => {
       SC,
       (t: string) => edit(t, '["this-IS-aTitle", "This is a Title"]', '["this-IS-aTitle", "This Is A Title"]'),
     ],
+    [
+      // The line holding the test's title changed, yet the title stayed: no rename, a filtered table.
+      'vitest: the table of a test.each filtered',
+      SC,
+      (t: string) => edit(t, '  ])("%s => %s"', '  ].filter(([input]) => !/IS/.test(input)))("%s => %s"'),
+    ],
     ['pytest: a row removed', SV, (t: string) => edit(t, '        ((0, 1, 0), (0, 1, 1)),\n', '')],
     [
       'pytest: an xfail added',
