@@ -2,7 +2,13 @@
  * Scores the router on a labelled split: the routing decision against the label, the general tasks routed, the
  * reliability table of the confidences. Shared by bench:routing, fit:routing and the accuracy test.
  */
-import { classify, reliabilityTable, type RoutingIndex, type RoutingRules } from '../src/core/routing';
+import {
+  classify,
+  reliabilityTable,
+  ROUTING_DEFAULTS,
+  type RoutingIndex,
+  type RoutingRules,
+} from '../src/core/routing';
 
 /** A labelled split. */
 export interface Labelled {
@@ -29,6 +35,11 @@ export interface SplitFigures {
   reliability: ReturnType<typeof reliabilityTable>;
   /** Every wrong decision: `label → predicted (top domain confidence, complexity, decided by): text`. */
   wrong: string[];
+  /**
+   * What "0 general routed" costs on this split: the lowest `minConfidence` (at least the one used) at which no general
+   * task routes, and the share of the tasks that should route still routed right at it.
+   */
+  zeroGeneral: { minConfidence: number; routedRight: number; accuracy: number };
 }
 
 const r4 = (x: number): number => Math.round(x * 10000) / 10000;
@@ -75,7 +86,31 @@ export function evaluateSplit(
     routedGeneral,
     reliability: reliabilityTable(points),
     wrong,
+    zeroGeneral: zeroGeneralBar(set, index, rules),
   };
+}
+
+/** {@link SplitFigures.zeroGeneral}: the highest confidence of a general task that routes, then the split at it. */
+function zeroGeneralBar(
+  set: Labelled,
+  index: RoutingIndex,
+  rules: Pick<RoutingRules, 'minConfidence' | 'minComplexity'> = ROUTING_DEFAULTS,
+): SplitFigures['zeroGeneral'] {
+  let bar = rules.minConfidence;
+  for (const t of set.tasks) {
+    if (t.label !== 'general') continue;
+    const c = classify(t.text, index, { ...rules, minConfidence: 0 });
+    if (c.route) bar = Math.max(bar, c.confidence);
+  }
+  let routedRight = 0;
+  let shouldRoute = 0;
+  for (const t of set.tasks) {
+    if (t.label === 'general') continue;
+    shouldRoute++;
+    const c = classify(t.text, index, { ...rules, minConfidence: bar });
+    if (c.route && c.domain === t.label) routedRight++;
+  }
+  return { minConfidence: bar, routedRight, accuracy: r4(routedRight / Math.max(1, shouldRoute)) };
 }
 
 /** The reliability table as text lines. */

@@ -391,6 +391,12 @@ async function main(): Promise<void> {
     `${name}: ${(f.accuracy * 100).toFixed(1)}% routed to the right domain (${f.routedRight}/${f.shouldRoute}), ` +
       `domain on top ${(f.domainAccuracy * 100).toFixed(1)}%, general routed ${f.routedGeneral}/${f.general}`,
     ...reliabilityLines(f.reliability),
+    ...(f.routedGeneral
+      ? [
+          `  no general task routes above minConfidence ${f.zeroGeneral.minConfidence}: then ` +
+            `${(f.zeroGeneral.accuracy * 100).toFixed(1)}% routed right (${f.zeroGeneral.routedRight}/${f.shouldRoute})`,
+        ]
+      : []),
   ];
   console.log(
     [

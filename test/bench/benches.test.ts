@@ -52,6 +52,10 @@ describe('every bench completes at tiny sizes and writes its results', () => {
       expect(a.second.tasks).toBeGreaterThanOrEqual(150);
       expect(a.judgedReal.tasks + a.judgedWritten.tasks).toBe(a.judged.tasks);
       expect(a.train.tasks + a.calibration.tasks).toBeGreaterThanOrEqual(5000);
+      // What 0 general routed would cost on the judged split: a higher bar and the share still routed right at it.
+      expect(
+        (r.accuracy as Record<string, { zeroGeneral: { minConfidence: number; accuracy: number } }>).judged,
+      ).toMatchObject({ zeroGeneral: { minConfidence: expect.any(Number), accuracy: expect.any(Number) } });
       const older = r.accuracy as Record<'v2' | 'v3' | 'v4' | 'v5', Record<string, { tasks: number }>>;
       for (const m of ['v2', 'v3', 'v4', 'v5'] as const)
         for (const k of [

@@ -13,6 +13,7 @@ import {
   hasCloudContext,
   keywordPass,
   normalizeText,
+  ROUTING_DEFAULTS,
   routingModelV5Weights,
   routingModelV6Weights,
   routingProbabilitiesV4,
@@ -20,7 +21,7 @@ import {
   textTokens,
 } from '../../../src/core/routing';
 import { V6_CALIBRATION, V6_HELD_OUT, V6_TRAIN, fitV6, v6Inputs } from '../../../bench/fit-routing-v6';
-import type { Labelled } from '../../../bench/routing-eval';
+import { evaluateSplit, type Labelled } from '../../../bench/routing-eval';
 
 const FIXTURES = path.join(__dirname, '../../fixtures/routing');
 const split = (f: string): Labelled => require(path.join(FIXTURES, f)) as Labelled;
@@ -121,6 +122,19 @@ describe('the v6 model', () => {
     expect(c.route).toBe(false);
     expect(hasCloudContext('Our compute bill doubled: find the idle instances', true)).toBe(true);
     expect(hasCloudContext('Move the batch jobs to spot compute to halve the bill', true)).toBe(true);
+  });
+
+  it("prices 0 general routed on the judged held-out split: the bar above every general task's confidence", () => {
+    const index = buildRoutingIndex(PROFILES);
+    const judged = split(`heldout-${V6_HELD_OUT.judged}.json`);
+    const f = evaluateSplit(judged, index);
+    expect(f.zeroGeneral.minConfidence).toBeGreaterThanOrEqual(ROUTING_DEFAULTS.minConfidence);
+    // At the bar no general task routes, and what still routes right is what the figure says.
+    const at = evaluateSplit(judged, index, { ...ROUTING_DEFAULTS, minConfidence: f.zeroGeneral.minConfidence });
+    expect(at.routedGeneral).toBe(0);
+    expect(at.routedRight).toBe(f.zeroGeneral.routedRight);
+    expect(f.zeroGeneral.accuracy).toBeLessThanOrEqual(f.accuracy);
+    if (f.routedGeneral > 0) expect(f.zeroGeneral.minConfidence).toBeGreaterThan(ROUTING_DEFAULTS.minConfidence);
   });
 });
 
