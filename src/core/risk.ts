@@ -2,7 +2,9 @@
  * Risk of one agent tool call, judged before it runs (pre-tool-use hook) and after (post-tool-use): writes and edits
  * to tests, test configuration and CI, and shell commands that delete tests or work (`rm -rf`, `git rm`, `git reset
  * --hard`, `git push --force`...). Pure: it reads only the call's name and input, never the disk, so the same call
- * always gets the same assessment. Tool names and inputs are Claude Code's (Write/Edit/MultiEdit/NotebookEdit, Bash).
+ * always gets the same assessment. Tool names and inputs are Claude Code's (Write/Edit/MultiEdit/NotebookEdit, Bash);
+ * Codex's `apply_patch` (the patch in `command`) and a shell command that pipes a patch to `apply_patch` are judged as
+ * the file tool calls the patch amounts to ({@link patchCalls}).
  *
  * Levels: `critical` loses tests or history for good (deny-able by policy); `high` may weaken the checks or lose
  * uncommitted work (warning + rollback checkpoint); `medium` changes files in a way worth an audit line but not a
@@ -11,6 +13,7 @@
  */
 import { isCiConfig, isCiOrScript, isTestConfig, isTestFile } from './detectors/validation-bypass';
 import { lex, type Segment } from './shell-words';
+import { parsePatch, patchOfCommand } from './apply-patch';
 
 /** How dangerous a tool call is, from `none` to `critical`. */
 export type RiskLevel = 'critical' | 'high' | 'medium' | 'low' | 'none';
@@ -447,13 +450,52 @@ function classifyCommand(command: string, cwd: string | undefined, depth = 0): F
  */
 export function classifyToolCall(c: ToolCall, opts: ClassifyOptions = {}): RiskAssessment {
   if (FILE_TOOLS.has(c.tool)) return classifyFileTool(c, opts.cwd);
+  const patched = patchCalls(c);
   if (c.tool === 'Bash') {
     const command = typeof c.input.command === 'string' ? c.input.command : '';
     const none: RiskAssessment = { risk: 'none', category: 'command', reasons: [], target: command || undefined };
-    return assess(classifyCommand(command, opts.cwd), none);
+    return mostSerious([
+      assess(classifyCommand(command, opts.cwd), none),
+      ...patched.map((p) => classifyToolCall(p, opts)),
+    ]);
   }
+  if (c.tool === 'apply_patch') return mostSerious(patched.map((p) => classifyToolCall(p, opts)));
   return { risk: 'none', category: 'other', reasons: [] };
 }
+
+/** The most serious of some assessments (the first of equals); `file_edit` of nothing for none. */
+function mostSerious(all: RiskAssessment[]): RiskAssessment {
+  const worst = [...all].sort((a, b) => RISK_LEVELS.indexOf(b.risk) - RISK_LEVELS.indexOf(a.risk))[0];
+  return worst ?? { risk: 'none', category: 'file_edit', reasons: [] };
+}
+
+/** The text of a patch a call applies: Codex's `apply_patch` tool, or a shell command that runs `apply_patch`. */
+export function patchText(c: ToolCall): string | undefined {
+  const command = typeof c.input.command === 'string' ? c.input.command : undefined;
+  const input = typeof c.input.input === 'string' ? c.input.input : undefined;
+  if (c.tool === 'apply_patch') return command ?? input;
+  return c.tool === 'Bash' && command ? patchOfCommand(command) : undefined;
+}
+
+/**
+ * The file tool calls a patch amounts to: an added file is a Write, an update a MultiEdit of its hunks (on the file it
+ * moves to, after a `mv`), a deleted file an `rm`. [] for a call that applies no patch.
+ */
+export function patchCalls(c: ToolCall): ToolCall[] {
+  const text = patchText(c);
+  if (!text) return [];
+  return parsePatch(text).flatMap((f): ToolCall[] => {
+    if (f.kind === 'add') return [{ tool: 'Write', input: { file_path: f.path, content: f.content } }];
+    if (f.kind === 'delete') return [{ tool: 'Bash', input: { command: `rm -- ${shellWord(f.path)}` } }];
+    const edits = f.hunks.map((h) => ({ old_string: h.old.join('\n'), new_string: h.new.join('\n') }));
+    const edit: ToolCall = { tool: 'MultiEdit', input: { file_path: f.moveTo ?? f.path, edits } };
+    return f.moveTo
+      ? [{ tool: 'Bash', input: { command: `mv -- ${shellWord(f.path)} ${shellWord(f.moveTo)}` } }, edit]
+      : [edit];
+  });
+}
+
+const shellWord = (p: string): string => (/^[A-Za-z0-9_./@%+=:,-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`);
 
 /** A file a tool call writes or deletes, workspace-relative when it is under the workspace. */
 export interface TouchedPath {
@@ -512,6 +554,8 @@ export function touchedPaths(c: ToolCall, opts: ClassifyOptions = {}): TouchedPa
     if (typeof raw === 'string' && raw) out = [{ path: relative(raw, opts.cwd), action: 'write' }];
   } else if (c.tool === 'Bash' && typeof c.input.command === 'string')
     out = touchedByCommand(c.input.command, opts.cwd);
+  // A patch (Codex): the files its calls write and delete (a moved file: deleted where it was, written where it goes).
+  for (const p of patchCalls(c)) out.push(...touchedPaths(p, opts));
   const seen = new Set<string>();
   return out.filter((t) => {
     const k = `${t.action}:${t.path}`;

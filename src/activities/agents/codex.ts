@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { detectUsageLimit } from '../../core/claims';
+import { hookEnv, hookShellCommand } from '../hooks/install';
 import { resolveExecutable } from '../process';
 import { isObj, num, parseJsonObject, str } from './json';
 import type { AgentAdapterImpl, AgentUsage, ParsedAgentOutput } from './types';
@@ -20,6 +21,10 @@ export const codexAdapter: AgentAdapterImpl = {
   defaultBinary: 'codex',
   build(inv) {
     const model = inv.spec.model ? ['--model', inv.spec.model] : [];
+    const sandboxEnv = inv.sandboxed
+      ? {}
+      : (codexSandboxEnv(inv.spec.binary ?? 'codex', inv.workspace, inv.spec.env?.PATH ?? process.env.PATH).env ?? {});
+    const env = { ...sandboxEnv, ...hookEnv(inv) };
     return {
       file: inv.spec.binary ?? 'codex',
       args: [
@@ -29,21 +34,41 @@ export const codexAdapter: AgentAdapterImpl = {
         // Under ralph's sandbox, which confines every write already, codex's own would nest a bubblewrap in ours.
         inv.sandboxed ? 'danger-full-access' : 'workspace-write',
         '--skip-git-repo-check',
+        ...(inv.hooks?.enabled ? codexHookArgs() : []),
         ...model,
         ...inv.spec.args,
         // `-` reads the prompt from stdin: never argv, which Linux caps at 128 KiB per argument.
         '-',
       ],
       input: inv.prompt,
-      ...(inv.sandboxed
-        ? {}
-        : codexSandboxEnv(inv.spec.binary ?? 'codex', inv.workspace, inv.spec.env?.PATH ?? process.env.PATH)),
+      ...(Object.keys(env).length ? { env } : {}),
     };
   },
   parse(out) {
     return parseCodexEvents(out.stdout, out.stderr, out.exitCode, out.now);
   },
 };
+
+/**
+ * Ralph's hooks for `codex exec` (codex 0.169: hooks are a stable feature, on by default): `ralph hook pre-tool-use`
+ * and `post-tool-use` on the shell tool (`Bash` to a hook) and `apply_patch`, as `-c` overrides, so the user's
+ * config.toml is neither read for them nor written. Codex runs a hook only once it is trusted, and skips an untrusted
+ * one without a word; `--dangerously-bypass-hook-trust` trusts the enabled hooks for this run, ours included: the
+ * command is ralph's own, and the user's hooks are the user's (a project's `.codex/` ones load only in a trusted
+ * project). The hook runs outside codex's own sandbox, with codex's environment (the RALPH_* variables).
+ */
+export function codexHookArgs(command: string = hookShellCommand()): string[] {
+  const toml = (s: string): string => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  const entry = (event: string, name: string): string[] => [
+    '-c',
+    `hooks.${event}=[{matcher="Bash|apply_patch",hooks=[{type="command",command=${toml(`${command} ${name}`)},timeout=60}]}]`,
+  ];
+  return [
+    '--dangerously-bypass-hook-trust',
+    ...entry('PreToolUse', 'pre-tool-use'),
+    ...entry('PostToolUse', 'post-tool-use'),
+  ];
+}
 
 /**
  * Codex's own sandbox (`--sandbox workspace-write`) runs commands under bubblewrap: the first `bwrap` on PATH, else the

@@ -13,10 +13,12 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import fs from 'node:fs';
 import os from 'node:os';
+import { applyUpdate, parsePatch, type PatchFile } from '../../core/apply-patch';
 import {
   classifyToolCall,
   HOOK_TOOL_MATCHER,
   hookResponse,
+  patchText,
   riskAtLeast,
   touchedPaths,
   type HookResponse,
@@ -290,7 +292,8 @@ function inIteration(
   workspace: string | undefined,
   notes: string[],
 ): Correction | undefined {
-  if (!workspace || (event === 'pre-tool-use' && call.tool !== 'Bash')) return undefined;
+  // Before a shell command or a patch (Codex), the files it will change are stashed: after it, nothing tells their text.
+  if (!workspace || (event === 'pre-tool-use' && call.tool !== 'Bash' && call.tool !== 'apply_patch')) return undefined;
   const protectedPaths = manifest ? new Set(manifest.protected.map((e) => e.path)) : undefined;
   const touched = touchedPaths(call, { cwd: workspace });
   // A shell deletion may take a folder of tests with it (`rm -rf test`): the stash lists what was in it.
@@ -351,7 +354,7 @@ function protectedGuard(
 ): { hits: ProtectedHit[]; response: HookResponse } | undefined {
   const hits = touchedPaths(call, { cwd })
     .flatMap((t) => protectedHits(manifest, t))
-    .filter((h) => h.kind !== 'sections' || h.action === 'delete' || changesSettings(call, path.join(cwd, h.path)))
+    .filter((h) => h.kind !== 'sections' || h.action === 'delete' || changesSettings(call, cwd, h.path))
     .filter((h) => !benignTestWrite(event, call, h, cwd));
   if (!hits.length) return undefined;
   // A shell write to a multi-purpose file can't be judged before it runs: warn, don't deny.
@@ -361,10 +364,13 @@ function protectedGuard(
 }
 
 /** Whether a file tool's call changes the protected settings of a multi-purpose file (read from disk, edit applied). */
-function changesSettings(call: { tool: string; input: Record<string, unknown> }, file: string): boolean {
-  if (call.tool === 'Bash') return true;
+function changesSettings(call: HookToolCall, cwd: string, rel: string): boolean {
+  const file = path.join(cwd, rel);
   const current = readText(file) ?? '';
-  return compareSections(file, current, proposedText(call, current) ?? current).changed.length > 0;
+  const next = proposedText(call, current, rel, cwd);
+  // A shell command (but one that applies a patch) can't be judged before it runs: it counts.
+  if (next === undefined) return call.tool === 'Bash' || call.tool === 'apply_patch';
+  return compareSections(file, current, next).changed.length > 0;
 }
 
 /**
@@ -375,12 +381,12 @@ function changesSettings(call: { tool: string; input: Record<string, unknown> },
  * command, a new file or a delete is never judged so.
  */
 function benignTestWrite(event: HookEvent, call: HookToolCall, hit: ProtectedHit, cwd: string): boolean {
-  if (hit.kind !== 'test' || hit.action !== 'write' || hit.added || call.tool === 'Bash') return false;
+  if (hit.kind !== 'test' || hit.action !== 'write' || hit.added) return false;
+  if (call.tool === 'Bash' && !patchText(call)) return false;
   const disk = readText(path.join(cwd, hit.path));
   if (disk === undefined) return false;
-  const original = call.response?.originalFile;
-  const before = event === 'pre-tool-use' ? disk : typeof original === 'string' ? original : undefined;
-  const after = event === 'pre-tool-use' ? proposedText(call, disk) : disk;
+  const before = event === 'pre-tool-use' ? disk : textBefore(call, disk, hit.path, cwd);
+  const after = event === 'pre-tool-use' ? proposedText(call, disk, hit.path, cwd) : disk;
   if (before === undefined || after === undefined || before === after) return false;
   // Loaded only for a test file's edit: other calls pay nothing for the test extractor.
   const { judgeTestEdit } =
@@ -388,19 +394,43 @@ function benignTestWrite(event: HookEvent, call: HookToolCall, hit: ProtectedHit
   return judgeTestEdit(hit.path, before, after).benign;
 }
 
-/** The text a Write, Edit or MultiEdit leaves of `current`; undefined for other tools. */
-function proposedText(call: { tool: string; input: Record<string, unknown> }, current: string): string | undefined {
+/**
+ * The text a Write, Edit, MultiEdit or patch (Codex's apply_patch, or a shell command applying one) leaves of
+ * `current`, the text of `rel` (workspace-relative); undefined for other tools, and for a patch that deletes or moves
+ * the file or does not apply.
+ */
+function proposedText(call: HookToolCall, current: string, rel: string, cwd: string): string | undefined {
   const str = (v: unknown): string => (typeof v === 'string' ? v : '');
   if (call.tool === 'Write') return str(call.input.content);
-  if (call.tool !== 'Edit' && call.tool !== 'MultiEdit') return undefined;
-  let next = current;
-  const edits = Array.isArray(call.input.edits) ? (call.input.edits as Record<string, unknown>[]) : [call.input];
-  for (const e of edits) {
-    const from = str(e?.old_string);
-    const to = str(e?.new_string);
-    next = e?.replace_all === true ? next.split(from).join(to) : next.replace(from, () => to);
+  if (call.tool === 'Edit' || call.tool === 'MultiEdit') {
+    let next = current;
+    const edits = Array.isArray(call.input.edits) ? (call.input.edits as Record<string, unknown>[]) : [call.input];
+    for (const e of edits) {
+      const from = str(e?.old_string);
+      const to = str(e?.new_string);
+      next = e?.replace_all === true ? next.split(from).join(to) : next.replace(from, () => to);
+    }
+    return next;
   }
-  return next;
+  const f = patchFile(call, rel, cwd);
+  if (f?.kind === 'add') return f.content;
+  return f?.kind === 'update' && !f.moveTo ? applyUpdate(current, f.hunks) : undefined;
+}
+
+/** After a call: the text `rel` had before it (Claude's `originalFile`; a patch undone on `after`). */
+function textBefore(call: HookToolCall, after: string, rel: string, cwd: string): string | undefined {
+  const original = call.response?.originalFile;
+  if (typeof original === 'string') return original;
+  const f = patchFile(call, rel, cwd);
+  return f?.kind === 'update' && !f.moveTo ? applyUpdate(after, f.hunks, true) : undefined;
+}
+
+/** The file of a call's patch that is `rel` (patch paths may be absolute or `./`-prefixed). */
+function patchFile(call: HookToolCall, rel: string, cwd: string): PatchFile | undefined {
+  const text = patchText(call);
+  if (!text) return undefined;
+  const norm = (p: string): string => path.relative(cwd, path.resolve(cwd, p)).split(path.sep).join('/');
+  return parsePatch(text).find((f) => norm(f.path) === rel);
 }
 
 /** A file's text; undefined when it cannot be read. */

@@ -33,6 +33,14 @@ export function codexProviderArgs(url: string, envKey = 'RALPH_STUB_OPENAI_KEY')
   ];
 }
 
+/** Every line of `text` (a trailing newline ends the last one) behind `mark`. */
+const lines = (text: string, mark: string): string =>
+  text
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => `${mark}${l}`)
+    .join('\n');
+
 /** An apply_patch body for a scripted file change (Codex runs `apply_patch` itself and reports a file_change). */
 function patch(t: Extract<StubToolCall, { kind: 'write' | 'edit' | 'delete' }>): string {
   const body =
@@ -43,7 +51,7 @@ function patch(t: Extract<StubToolCall, { kind: 'write' | 'edit' | 'delete' }>):
           .map((l) => `+${l}`)
           .join('\n')}`
       : t.kind === 'edit'
-        ? `*** Update File: ${t.path}\n@@\n-${t.old}\n+${t.new}`
+        ? `*** Update File: ${t.path}\n@@\n${lines(t.old, '-')}${t.new ? `\n${lines(t.new, '+')}` : ''}`
         : `*** Delete File: ${t.path}`;
   return `*** Begin Patch\n${body}\n*** End Patch\n`;
 }

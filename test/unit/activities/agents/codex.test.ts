@@ -1,7 +1,7 @@
 import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
-import { codexAdapter, codexSandboxEnv } from '../../../../src/activities/agents/codex';
+import { codexAdapter, codexHookArgs, codexSandboxEnv } from '../../../../src/activities/agents/codex';
 import type { ParsedAgentOutput, RawAgentOutput } from '../../../../src/activities/agents/types';
 import type { AgentSpec } from '../../../../src/config/loop-input';
 import {
@@ -46,6 +46,29 @@ describe('codexAdapter.build', () => {
       ],
       input: '# Task\n\nCreate hello.txt.\n',
     });
+  });
+
+  it("registers ralph's hooks with -c overrides, trusted for the run, and passes the loop's RALPH_* variables", () => {
+    const cmd = codexAdapter.build({ ...invocation('/ws'), hooks: { enabled: true, policy: 'deny' } });
+    const i = cmd.args.indexOf('--dangerously-bypass-hook-trust');
+    expect(i).toBeGreaterThan(0);
+    expect(cmd.args.slice(i + 1, i + 5)).toEqual([
+      '-c',
+      expect.stringMatching(
+        /^hooks\.PreToolUse=\[\{matcher="Bash\|apply_patch",hooks=\[\{type="command",command=".* pre-tool-use",timeout=60\}\]\}\]$/,
+      ),
+      '-c',
+      expect.stringMatching(/^hooks\.PostToolUse=\[.*command=".* post-tool-use".*\]$/),
+    ]);
+    expect(cmd.args[cmd.args.length - 1]).toBe('-');
+    expect(cmd.env).toMatchObject({ RALPH_LOOP_ID: 'loop-1', RALPH_HOOK_POLICY: 'deny', RALPH_WORKSPACE: '/ws' });
+    expect(codexAdapter.build(invocation('/ws')).args).not.toContain('--dangerously-bypass-hook-trust');
+  });
+
+  it('writes the hook command as a TOML string: quotes and backslashes escaped', () => {
+    expect(codexHookArgs(`'/opt/my "node"' C:\\hook.js`)[2]).toContain(
+      `command="'/opt/my \\"node\\"' C:\\\\hook.js pre-tool-use"`,
+    );
   });
 
   it('omits --model when the spec names none and runs agent.binary when set', () => {

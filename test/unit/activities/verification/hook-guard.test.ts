@@ -44,11 +44,18 @@ async function loop(hookPolicy: 'deny' | 'warn' = 'deny') {
     tool: string,
     input: Record<string, unknown>,
     event: 'pre-tool-use' | 'post-tool-use' = 'pre-tool-use',
-    response?: Record<string, unknown>,
+    response?: Record<string, unknown> | string,
+    extra: Record<string, unknown> = {},
   ) =>
     runHook(
       event,
-      JSON.stringify({ tool_name: tool, tool_input: input, cwd: ws, ...(response ? { tool_response: response } : {}) }),
+      JSON.stringify({
+        tool_name: tool,
+        tool_input: input,
+        cwd: ws,
+        ...(response !== undefined ? { tool_response: response } : {}),
+        ...extra,
+      }),
       env,
     );
   return { ws, stateDir, call };
@@ -133,5 +140,57 @@ describe('ralph hook and protected paths', () => {
     // After the call, without the original text the edit cannot be judged: the reminder stays.
     const post = await call('Edit', { file_path: file, old_string: 'x', new_string: 'y' }, 'post-tool-use');
     expect(JSON.stringify(post.output)).toContain('You changed test/math.test.js');
+  });
+
+  describe("Codex's patches (apply_patch, as codex 0.169 sends them)", () => {
+    const ADD_CASE =
+      "*** Begin Patch\n*** Update File: test/math.test.js\n@@\n     expect(add(1, 2)).toBe(3);\n   });\n+  it('adds negatives', () => {\n+    expect(add(-1, -2)).toBe(-3);\n+  });\n });\n*** End Patch\n";
+    const DROP_CASE =
+      "*** Begin Patch\n*** Update File: test/math.test.js\n@@\n-  it('adds two numbers', () => {\n-    expect(add(1, 2)).toBe(3);\n-  });\n*** End Patch\n";
+    const heredoc = (patch: string) => ({ command: `apply_patch <<'PATCH'\n${patch}PATCH` });
+
+    it('denies a patch that removes a protected test, as the tool or in a shell heredoc, with the reason', async () => {
+      const { call } = await loop();
+      const tool = await call('apply_patch', { command: DROP_CASE });
+      expect(decision(tool.output)).toBe('deny');
+      expect(JSON.stringify(tool.output)).toContain('test/math.test.js (test) is protected');
+      expect(decision((await call('Bash', heredoc(DROP_CASE))).output)).toBe('deny');
+    });
+
+    it('lets a patch that only adds a case through, before and after the call', async () => {
+      const { ws, call } = await loop();
+      expect(decision((await call('apply_patch', { command: ADD_CASE })).output)).toBeUndefined();
+      expect(decision((await call('Bash', heredoc(ADD_CASE))).output)).toBeUndefined();
+      const file = path.join(ws, 'test/math.test.js');
+      fs.writeFileSync(
+        file,
+        fs
+          .readFileSync(file, 'utf8')
+          .replace(
+            '  });\n});',
+            "  });\n  it('adds negatives', () => {\n    expect(add(-1, -2)).toBe(-3);\n  });\n});",
+          ),
+      );
+      // After the call codex sends the tool's output as a string: the text before is the patch undone.
+      const post = await call(
+        'apply_patch',
+        { command: ADD_CASE },
+        'post-tool-use',
+        'Success. Updated the following files:\nM test/math.test.js\n',
+      );
+      expect(JSON.stringify(post.output)).not.toContain('You changed');
+      expect(post.output).not.toHaveProperty('decision');
+    });
+
+    it('blocks a patch that removed a test right after it (hookPolicy warn), from the text stashed before it', async () => {
+      const { ws, call } = await loop('warn');
+      const id = { tool_use_id: 'call_patch_1' };
+      await call('apply_patch', { command: DROP_CASE }, 'pre-tool-use', undefined, id);
+      const file = path.join(ws, 'test/math.test.js');
+      fs.writeFileSync(file, MATH_TEST.replace(/ {2}it\('adds two numbers'[\s\S]*? {2}\}\);\n/, ''));
+      const post = await call('apply_patch', { command: DROP_CASE }, 'post-tool-use', 'Success.', id);
+      expect(post.output).toMatchObject({ decision: 'block' });
+      expect(JSON.stringify(post.output)).toContain('add › adds two numbers');
+    });
   });
 });
