@@ -1,4 +1,9 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { detectUsageLimit } from '../../core/claims';
+import { hookEnv, hookShellCommand } from '../hooks/install';
 import { type Json, asObj, isObj, num, str } from './json';
 import type { AgentAdapterImpl, AgentUsage, ParsedAgentOutput } from './types';
 
@@ -13,18 +18,88 @@ export const geminiAdapter: AgentAdapterImpl = {
   defaultBinary: 'gemini',
   build(inv) {
     const model = inv.spec.model ? ['--model', inv.spec.model] : [];
+    const settings = inv.hooks?.enabled ? geminiHookSettingsFile(inv) : undefined;
+    const env = settings ? { ...hookEnv(inv), [SYSTEM_SETTINGS_VAR]: settings } : {};
     return {
       file: inv.spec.binary ?? 'gemini',
       // The prompt goes through stdin (Gemini puts piped input before the `-p` text), never argv: Linux caps one
       // argument at 128 KiB. `-p` still forces headless mode.
       args: ['-p', ' ', '--output-format', 'json', '--approval-mode', 'yolo', ...model, ...inv.spec.args],
       input: inv.prompt,
+      ...(settings ? { env } : {}),
     };
   },
   parse(out) {
     return parseGeminiJson(out.stdout, out.stderr, out.exitCode, out.now);
   },
 };
+
+/** Gemini CLI's system settings file: read after the user's and the project's, its hooks added to theirs. */
+const SYSTEM_SETTINGS_VAR = 'GEMINI_CLI_SYSTEM_SETTINGS_PATH';
+
+/** The variables the hook reads: passed on by name, as Gemini cuts a hook's environment down in some CI settings. */
+const HOOK_VARS = [
+  'RALPH_HOOK_POLICY',
+  'RALPH_LOOP_ID',
+  'RALPH_ITERATION',
+  'RALPH_WORKSPACE',
+  'RALPH_STATE_DIR',
+  'RALPH_HOOK_SPOOL',
+];
+
+/** Gemini's hook settings for ralph's hook: before and after its file tools and its shell tool. */
+export function geminiHookSettings(command: string = hookShellCommand()): Record<string, unknown> {
+  const entry = (event: string) => [
+    {
+      matcher: '^(write_file|replace|run_shell_command)$',
+      hooks: [
+        {
+          type: 'command',
+          command: `${command} ${event}`,
+          timeout: 60_000,
+          env: Object.fromEntries(HOOK_VARS.map((v) => [v, `\${${v}}`])),
+        },
+      ],
+    },
+  ];
+  return { hooks: { BeforeTool: entry('pre-tool-use'), AfterTool: entry('post-tool-use') } };
+}
+
+/**
+ * Ralph's hooks for Gemini CLI (0.61: hooks on by default) in a system settings file of their own
+ * (GEMINI_CLI_SYSTEM_SETTINGS_PATH), so the user's `~/.gemini/settings.json` and the repository's
+ * `.gemini/settings.json` stay theirs; Gemini adds its hooks to theirs. Gemini reads that file only when root owns it
+ * and every folder above it and none is writable by others: the file goes to `~/.cache/ralph/gemini-hooks/` and is
+ * used only when that holds (a worker running as root). Otherwise, or when the environment already names a system
+ * settings file (an administrator's), Gemini runs without ralph's hooks: the end of the iteration still judges.
+ */
+export function geminiHookSettingsFile(inv: { spec: { env?: Record<string, string> } }): string | undefined {
+  if (process.platform !== 'linux' && process.platform !== 'darwin') return undefined;
+  if (inv.spec.env?.[SYSTEM_SETTINGS_VAR] || process.env[SYSTEM_SETTINGS_VAR]) return undefined;
+  const text = JSON.stringify(geminiHookSettings(), null, 2) + '\n';
+  const dir = path.join(os.homedir(), '.cache', 'ralph', 'gemini-hooks');
+  const file = path.join(dir, `${createHash('sha256').update(text).digest('hex').slice(0, 16)}.json`);
+  try {
+    if (!fs.existsSync(file)) {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+      const tmp = `${file}.${process.pid}`;
+      fs.writeFileSync(tmp, text, { mode: 0o644 });
+      fs.renameSync(tmp, file);
+    }
+    return rootOwnedChain(file) ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether root owns `file` and every folder above it, none writable by group or others (Gemini's rule). */
+function rootOwnedChain(file: string): boolean {
+  for (let p = file; ; p = path.dirname(p)) {
+    const st = fs.statSync(p);
+    if (st.uid !== 0 || (st.mode & 0o022) !== 0) return false;
+    if (path.dirname(p) === p) return true;
+  }
+}
 
 /**
  * Reads `gemini --output-format json` output: `response` is the answer, `stats.models.*.tokens` the usage (summed over

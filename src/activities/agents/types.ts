@@ -16,7 +16,7 @@ export interface AgentInvocation {
   artifactDir: string;
   /** The loop's state folder (audit log, checkpoints of plain folders); `<workspace>/.ralph` when not given. */
   stateDir?: string;
-  /** Ralph's tool-call hooks, for adapters whose agent supports them (claude-code, codex, scripted). */
+  /** Ralph's tool-call hooks, for adapters whose agent supports them (claude-code, codex, gemini, scripted). */
   hooks?: AgentHooks;
   /** The run is inside ralph's sandbox (codex then turns its own off: one bubblewrap cannot nest in the other). */
   sandboxed?: boolean;

@@ -9,6 +9,7 @@
  * Also runnable on its own (`node dist/src/cli/commands/hook.js <event>`), which is what loops install: it loads only
  * the hook's modules, not the whole CLI with the Temporal client (~0.2 s per tool call instead of ~1.1 s).
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Command } from 'commander';
 import fs from 'node:fs';
@@ -142,7 +143,9 @@ export async function runHook(event: HookEvent, stdin: string, env: NodeJS.Proce
     guard?.response.decision === 'deny' ? undefined : inIteration(event, call, ctx, manifest, workspace, notes);
   const response = guard?.response ?? hookResponse(event, assessment, ctx.policy);
   const decision = correction ? 'block' : response.decision;
-  const output = correction ? { decision: 'block', reason: correction.reason } : claudeHookOutput(event, response);
+  const output = correction
+    ? { decision: 'block', reason: correction.reason }
+    : (isGemini(payload) ? geminiHookOutput : claudeHookOutput)(event, response);
   const hookLog = (): void =>
     logHookCall(ctx, workspace, notes, {
       at: new Date(t0).toISOString(),
@@ -190,12 +193,59 @@ function parsePayload(stdin: string, notes: string[]): Record<string, unknown> |
 
 /** The tool call of a hook input: name, input, PostToolUse response, id. */
 function toolCallOf(payload: Record<string, unknown>): HookToolCall {
-  return {
+  const call: HookToolCall = {
     tool: typeof payload.tool_name === 'string' ? payload.tool_name : '',
     input: isRecord(payload.tool_input) ? payload.tool_input : {},
     response: isRecord(payload.tool_response) ? payload.tool_response : undefined,
     toolUseId: typeof payload.tool_use_id === 'string' ? payload.tool_use_id : undefined,
   };
+  return isGemini(payload) ? geminiCall(payload, call) : call;
+}
+
+/** Gemini CLI's hook input (`BeforeTool`/`AfterTool`), not Claude Code's or Codex's (`PreToolUse`/`PostToolUse`). */
+const isGemini = (payload: Record<string, unknown>): boolean =>
+  payload.hook_event_name === 'BeforeTool' || payload.hook_event_name === 'AfterTool';
+
+/** Gemini's tools as the Claude Code tools they are: the rest of the hook knows those. */
+const GEMINI_TOOLS: Record<string, string> = { write_file: 'Write', replace: 'Edit', run_shell_command: 'Bash' };
+
+/**
+ * A Gemini CLI call in Claude Code's terms: `write_file` is a Write, `replace` an Edit (`allow_multiple`: all
+ * occurrences), `run_shell_command` a Bash call; a relative `file_path` is resolved against the hook's `cwd`; the
+ * text before an edit (`tool_response.returnDisplay.originalContent`) is Claude's `originalFile`. Gemini sends no
+ * call id: the session and the call's input pair a BeforeTool with its AfterTool (for the shell stash).
+ */
+function geminiCall(payload: Record<string, unknown>, call: HookToolCall): HookToolCall {
+  const tool = GEMINI_TOOLS[call.tool] ?? call.tool;
+  const input = { ...call.input };
+  const cwd = typeof payload.cwd === 'string' ? payload.cwd : undefined;
+  if (typeof input.file_path === 'string' && cwd) input.file_path = path.resolve(cwd, input.file_path);
+  if (tool === 'Edit' && input.allow_multiple === true) input.replace_all = true;
+  const display = call.response && isRecord(call.response.returnDisplay) ? call.response.returnDisplay : undefined;
+  const response = display
+    ? display.isNewFile === true
+      ? { type: 'create' }
+      : typeof display.originalContent === 'string'
+        ? { originalFile: display.originalContent }
+        : {}
+    : undefined;
+  const session = typeof payload.session_id === 'string' ? payload.session_id : '';
+  const toolUseId = `gemini-${createHash('sha256')
+    .update(`${session}\0${call.tool}\0${JSON.stringify(call.input)}`)
+    .digest('hex')
+    .slice(0, 24)}`;
+  return { tool, input, response, toolUseId };
+}
+
+/**
+ * The hook's answer in Gemini CLI's format: it reads only a top-level `decision` (`deny` before a call, `block` after
+ * it: the model gets the reason as the tool's error) and, after a call, `hookSpecificOutput.additionalContext`; a
+ * warning before a call has no place it reaches the model.
+ */
+export function geminiHookOutput(event: HookEvent, r: HookResponse): Record<string, unknown> {
+  if (r.decision === 'allow' || !r.message) return {};
+  if (event === 'pre-tool-use') return r.decision === 'deny' ? { decision: 'deny', reason: r.message } : {};
+  return { hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: r.message } };
 }
 
 /** The audit entry of a judged call: the protected guard's or the correction's view when there is one. */

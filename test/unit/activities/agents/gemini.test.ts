@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { geminiAdapter } from '../../../../src/activities/agents/gemini';
+import { geminiAdapter, geminiHookSettings } from '../../../../src/activities/agents/gemini';
 import type { ParsedAgentOutput, RawAgentOutput } from '../../../../src/activities/agents/types';
 import type { AgentSpec } from '../../../../src/config/loop-input';
 import {
@@ -42,6 +42,38 @@ describe('geminiAdapter.build', () => {
       ],
       input: '# Task\n\nCreate hello.txt.\n',
     });
+  });
+
+  it("registers ralph's hooks in a root-owned system settings file of its own, with the loop's RALPH_* variables", () => {
+    const cmd = geminiAdapter.build({ ...invocation('/ws'), hooks: { enabled: true, policy: 'deny' } });
+    const settings = geminiHookSettings().hooks as Record<
+      string,
+      { matcher: string; hooks: { command: string; env: object }[] }[]
+    >;
+    expect(settings.BeforeTool[0]).toMatchObject({ matcher: '^(write_file|replace|run_shell_command)$' });
+    expect(settings.BeforeTool[0].hooks[0].command).toMatch(/ pre-tool-use$/);
+    expect(settings.AfterTool[0].hooks[0].command).toMatch(/ post-tool-use$/);
+    expect(settings.BeforeTool[0].hooks[0].env).toMatchObject({ RALPH_LOOP_ID: '${RALPH_LOOP_ID}' });
+    expect(geminiAdapter.build(invocation('/ws')).env).toBeUndefined();
+    // Gemini reads the file only when root owns it and every folder above it: as root (our machines, CI) it is passed;
+    // as another user there is no such place under the home folder, and Gemini runs without the hooks.
+    if (process.getuid?.() !== 0) {
+      expect(cmd.env).toBeUndefined();
+      return;
+    }
+    const file = cmd.env?.GEMINI_CLI_SYSTEM_SETTINGS_PATH;
+    expect(file).toMatch(/\/\.cache\/ralph\/gemini-hooks\/[0-9a-f]{16}\.json$/);
+    expect(JSON.parse(fs.readFileSync(file!, 'utf8'))).toEqual(geminiHookSettings());
+    expect(fs.statSync(file!).mode & 0o022).toBe(0);
+    expect(cmd.env).toMatchObject({ RALPH_LOOP_ID: 'loop-1', RALPH_HOOK_POLICY: 'deny', RALPH_WORKSPACE: '/ws' });
+  });
+
+  it("leaves an administrator's system settings file alone: no hooks then", () => {
+    const cmd = geminiAdapter.build({
+      ...invocation('/ws', { env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: '/etc/gemini-cli/settings.json' } }),
+      hooks: { enabled: true, policy: 'deny' },
+    });
+    expect(cmd.env).toBeUndefined();
   });
 
   it('omits --model when the spec names none and runs agent.binary when set', () => {

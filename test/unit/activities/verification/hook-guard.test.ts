@@ -193,4 +193,43 @@ describe('ralph hook and protected paths', () => {
       expect(JSON.stringify(post.output)).toContain('add › adds two numbers');
     });
   });
+
+  describe("Gemini CLI's calls (BeforeTool/AfterTool, as gemini 0.61 sends them)", () => {
+    const gemini = (ws: string, event: 'BeforeTool' | 'AfterTool', tool: string, input: object, response?: object) =>
+      JSON.stringify({
+        session_id: 's-1',
+        cwd: ws,
+        hook_event_name: event,
+        tool_name: tool,
+        tool_input: input,
+        ...(response ? { tool_response: response } : {}),
+      });
+
+    it('denies a replace that removes a protected test (a relative path) in the answer gemini reads', async () => {
+      const { ws, stateDir } = await loop();
+      const env = { RALPH_LOOP_ID: 'L', RALPH_STATE_DIR: stateDir, RALPH_WORKSPACE: ws, RALPH_ITERATION: '1' };
+      const drop = { file_path: 'test/math.test.js', old_string: ADDS_TWO, new_string: '' };
+      const r = await runHook('pre-tool-use', gemini(ws, 'BeforeTool', 'replace', drop), env);
+      expect(r.output).toEqual({
+        decision: 'deny',
+        reason: expect.stringContaining('test/math.test.js (test) is protected'),
+      });
+      const add = { file_path: 'test/math.test.js', old_string: '});\n', new_string: "});\nit('x', () => {});\n" };
+      expect((await runHook('pre-tool-use', gemini(ws, 'BeforeTool', 'replace', add), env)).output).toEqual({});
+    });
+
+    it('blocks a write that emptied a test right after it, from the original text gemini reports', async () => {
+      const { ws, stateDir } = await loop('warn');
+      const env = { RALPH_LOOP_ID: 'L', RALPH_STATE_DIR: stateDir, RALPH_WORKSPACE: ws, RALPH_ITERATION: '1' };
+      const file = path.join(ws, 'test/math.test.js');
+      fs.writeFileSync(file, "const { add } = require('../src/math');\n");
+      const response = {
+        llmContent: 'ok',
+        returnDisplay: { filePath: file, originalContent: MATH_TEST, isNewFile: false },
+      };
+      const input = { file_path: file, content: "const { add } = require('../src/math');\n" };
+      const r = await runHook('post-tool-use', gemini(ws, 'AfterTool', 'write_file', input, response), env);
+      expect(r.output).toMatchObject({ decision: 'block', reason: expect.stringContaining('add › adds two numbers') });
+    });
+  });
 });
