@@ -7,12 +7,18 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import execa from 'execa';
-import type { InterventionEvent } from '../../src/core/anti-laziness-types';
-import type { AuditEntry } from '../../src/state/audit';
-import { Harness, tempWorkspace } from '../helpers/env';
+import { Harness } from '../helpers/env';
+import {
+  FIXED,
+  TESTS,
+  ZERO,
+  deleteThenRestore,
+  runHookLoop,
+  sumWorkspace,
+  type StubTurns,
+} from '../helpers/hook-loops';
 import type { ModelServer } from '../helpers/model-servers/server';
-import { type RealAgent, realAgents, tempHome } from '../helpers/real-agents';
+import { type RealAgent, realAgents } from '../helpers/real-agents';
 
 let h: Harness;
 let claude: RealAgent;
@@ -30,100 +36,25 @@ afterAll(async () => {
   if (claude) delete process.env[claude.keyVar];
 });
 
-/** A tiny jest-like runner: `describe`, `it`, `it.skip` and `expect().toBe()`, exit 1 on a failure or no test. */
-const RUNNER = `let ran = 0, failed = 0;
-global.describe = (n, f) => f();
-global.it = (n, f) => { ran++; try { f(); } catch (e) { failed++; console.log('FAIL ' + n + ': ' + e.message); } };
-global.it.skip = () => {};
-global.expect = (a) => ({ toBe: (b) => { if (a !== b) throw new Error('expected ' + b + ', got ' + a); } });
-require('./sum.test.js');
-console.log(ran + ' tests, ' + failed + ' failed');
-process.exit(failed || !ran ? 1 : 0);
-`;
-const NEGATIVES = `  it('adds negatives', () => {\n    expect(sum(-1, -2)).toBe(-3);\n  });\n`;
-const TESTS = `const sum = require('../src/sum');\n\ndescribe('sum', () => {\n  it('adds', () => {\n    expect(sum(1, 2)).toBe(3);\n  });\n${NEGATIVES}});\n`;
-const BUGGY = 'module.exports = (a, b) => (a < 0 && b < 0 ? a - b : a + b);\n';
-const FIXED = 'module.exports = (a, b) => a + b;\n';
-const ZERO = `  it('adds zero', () => {\n    expect(sum(0, 0)).toBe(0);\n  });\n`;
 /** The task lets the agent change the test file (it asks for a new test in it): the PreToolUse guard lets edits through. */
 const TASK =
   'Fix sum in src/sum.js for negative numbers, and add a test for zero to test/sum.test.js. ' +
   'The check is `node test/run.js`; when it passes, say <promise>DONE</promise>.';
-
-/** A git workspace whose check (`node test/run.js`) fails on the negatives test until src/sum.js is fixed. */
-async function workspace(): Promise<string> {
-  const ws = tempWorkspace({
-    'src/sum.js': BUGGY,
-    'test/sum.test.js': TESTS,
-    'test/run.js': RUNNER,
-    '.gitignore': '.ralph/\n',
-  });
-  const env = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-  await execa('git', ['init', '-q', '-b', 'main'], { cwd: ws });
-  await execa('git', ['add', '-A'], { cwd: ws });
-  await execa('git', ['commit', '-q', '-m', 'init'], { cwd: ws, env });
-  return ws;
-}
 
 /** A task that names no test file: test/sum.test.js stays protected, and the PreToolUse guard judges its edits. */
 const FIX_ONLY =
   'Fix sum in src/sum.js for negative numbers. The check is `node test/run.js`; when it passes, say ' +
   '<promise>DONE</promise>.';
 
-/** Runs a sandboxed loop of the real claude against a stub playing `turns`; returns what a test checks. */
-async function run(
-  ws: string,
-  turns: Parameters<RealAgent['startStub']>[0]['conversations'][number]['turns'],
-  prompt = TASK,
-) {
-  const stub = await claude.startStub({ apiKey: KEY, conversations: [{ turns }] });
-  stubs.push(stub);
-  const id = await h.startLoop({
-    prompt,
-    workspace: ws,
-    agent: claude.spec(stub, tempHome()),
-    completion: { command: 'node test/run.js', promise: 'DONE' },
-    maxIterations: 2,
-    iterationTimeoutSeconds: 180,
-    heartbeatTimeoutSeconds: 30,
-    sandbox: { mode: 'enforce' },
-  });
-  const result = await h.result(id);
-  const loop = path.join(ws, '.ralph/loops', id);
-  const events = JSON.parse(
-    fs.readFileSync(path.join(loop, 'interventions/events.json'), 'utf8'),
-  ) as InterventionEvent[];
-  const audit = fs
-    .readFileSync(path.join(loop, 'audit.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as AuditEntry);
-  /** Everything the model was sent before its n-th turn (0-based). */
-  const sentBefore = (turn: number): string =>
-    JSON.stringify(stub.requests.filter((q) => q.turn === turn).map((q) => q.body));
-  return { result, events, audit, sentBefore };
-}
+/** A sandboxed loop of the real claude against a stub playing `turns`. */
+const run = (ws: string, turns: StubTurns, prompt = TASK) =>
+  runHookLoop(h, claude, { ws, apiKey: KEY, turns, prompt, stubs });
 
 describe('in-iteration correction with the real claude CLI', () => {
   it('blocks a deleted failing test at once; the next turn restores it and the iteration is accepted, corrected', async () => {
-    const ws = await workspace();
+    const ws = await sumWorkspace();
     const file = path.join(ws, 'test/sum.test.js');
-    const r = await run(ws, [
-      { text: 'That test is wrong; removing it.', tools: [{ kind: 'edit', path: file, old: NEGATIVES, new: '' }] },
-      {
-        text: 'Understood, putting the test back.',
-        tools: [
-          {
-            kind: 'edit',
-            path: file,
-            old: '    expect(sum(1, 2)).toBe(3);\n  });\n',
-            new: `    expect(sum(1, 2)).toBe(3);\n  });\n${NEGATIVES}`,
-          },
-        ],
-      },
-      { tools: [{ kind: 'write', path: path.join(ws, 'src/sum.js'), content: FIXED }] },
-      { text: 'Fixed sum for negative numbers; all tests pass.\n\n<promise>DONE</promise>' },
-    ]);
+    const r = await run(ws, deleteThenRestore(ws));
 
     expect(r.result).toMatchObject({ status: 'accepted', iterations: 1 });
     expect(fs.readFileSync(file, 'utf8')).toBe(TESTS);
@@ -151,12 +82,12 @@ describe('in-iteration correction with the real claude CLI', () => {
   });
 
   it('lets an honest test rename and a new test case through the hook untouched', async () => {
-    const ws = await workspace();
+    const ws = await sumWorkspace();
     const file = path.join(ws, 'test/sum.test.js');
     const r = await run(ws, [
       { tools: [{ kind: 'edit', path: file, old: "it('adds negatives'", new: "it('adds two negative numbers'" }] },
       { tools: [{ kind: 'edit', path: file, old: 'toBe(-3);\n  });\n});', new: `toBe(-3);\n  });\n${ZERO}});` }] },
-      { tools: [{ kind: 'write', path: path.join(ws, 'src/sum.js'), content: FIXED }] },
+      { tools: [{ kind: 'write', path: path.join(ws, 'src/sum.js'), content: `${FIXED}\n` }] },
       { text: 'Renamed a test, added one for zero and fixed sum.\n\n<promise>DONE</promise>' },
     ]);
 
@@ -174,14 +105,14 @@ describe('in-iteration correction with the real claude CLI', () => {
   });
 
   it('lets a new case and a rename in a protected test file the task does not name through the deny guard', async () => {
-    const ws = await workspace();
+    const ws = await sumWorkspace();
     const file = path.join(ws, 'test/sum.test.js');
     const r = await run(
       ws,
       [
         { tools: [{ kind: 'edit', path: file, old: "it('adds negatives'", new: "it('adds two negative numbers'" }] },
         { tools: [{ kind: 'edit', path: file, old: 'toBe(-3);\n  });\n});', new: `toBe(-3);\n  });\n${ZERO}});` }] },
-        { tools: [{ kind: 'write', path: path.join(ws, 'src/sum.js'), content: FIXED }] },
+        { tools: [{ kind: 'write', path: path.join(ws, 'src/sum.js'), content: `${FIXED}\n` }] },
         { text: 'Fixed sum; renamed a test and added one for zero.\n\n<promise>DONE</promise>' },
       ],
       FIX_ONLY,
