@@ -112,7 +112,7 @@ export const AntiLazinessConfig = z
       .object({
         /** What a risky tool call gets: a warning, or a deny for critical ones. */
         policy: z.enum(['warn', 'deny']).default('warn'),
-        /** Install `ralph hook` for agents that support hooks (claude-code, codex, gemini, scripted). */
+        /** Install `ralph hook` for agents that support hooks (claude-code, codex, gemini with a worker running as root, scripted). */
         enabled: z.boolean().default(true),
       })
       .strict()
