@@ -65,21 +65,21 @@ export function deleteThenRestore(ws: string): StubTurns {
 }
 
 /**
- * Runs a sandboxed loop of `agent` against a stub (keyed `apiKey`, closed by the caller through `stubs`) playing
- * `turns` on `ws`, checked by `node test/run.js`. Returns the result, the intervention events, the audit log and what
+ * Runs a sandboxed loop of `agent` (its stub's model, or `model`) against a stub (keyed `apiKey`, closed by the caller
+ * through `stubs`) playing `turns` on `ws`, checked by `node test/run.js`. Returns the result, the intervention events, the audit log and what
  * the model was sent before each turn.
  */
 export async function runHookLoop(
   h: Harness,
   agent: RealAgent,
-  o: { ws: string; apiKey: string; turns: StubTurns; prompt: string; stubs: ModelServer[] },
+  o: { ws: string; apiKey: string; turns: StubTurns; prompt: string; stubs: ModelServer[]; model?: string },
 ) {
   const stub = await agent.startStub({ apiKey: o.apiKey, conversations: [{ turns: o.turns }] });
   o.stubs.push(stub);
   const id = await h.startLoop({
     prompt: o.prompt,
     workspace: o.ws,
-    agent: agent.spec(stub, tempHome()),
+    agent: { ...agent.spec(stub, tempHome()), ...(o.model ? { model: o.model } : {}) },
     completion: { command: 'node test/run.js', promise: 'DONE' },
     maxIterations: 2,
     iterationTimeoutSeconds: 180,

@@ -2,14 +2,14 @@
  * Ralph's hooks with the real codex and Gemini CLIs (pinned in test/agents) against their loopback model stubs, in
  * sandboxed loops on the real dev server (Claude Code's: in-iteration-correction.test.ts).
  *
- * - codex 0.169 runs them through `-c hooks.*` (trusted for the run). The stub's model edits files as codex models
- *   without an apply_patch tool do, `apply_patch <<'PATCH'` through the shell tool, which reaches the PreToolUse hook
- *   as a `Bash` call: the guard reads the patch.
+ * - codex 0.169 runs them through `-c hooks.*` (trusted for the run). The stub's default model (one codex does not know)
+ *   edits files with `apply_patch <<'PATCH'` through the shell tool, which reaches the PreToolUse hook as a `Bash`
+ *   call; a model codex knows (gpt-5.5) gets its `apply_patch` tool, which both hooks see.
  * - Gemini 0.61 reads them from a system settings file of ralph's own (root-owned: our machines run as root); its
  *   `replace` reaches the hook as Claude Code's Edit, and the model gets a hook's reason as the tool's error.
  *
  * The protected-path guard denies removing a protected test before it happens (the model reads why) and lets an edit
- * that only adds a case through; with Gemini, the PostToolUse correction blocks a deleted test right after the edit.
+ * that only adds a case through; the PostToolUse correction blocks a deleted test right after the edit.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -112,24 +112,33 @@ describe.each(['codex', 'gemini'] as const)('ralph hooks with the real %s CLI', 
   });
 });
 
-describe('ralph hooks with the real gemini CLI, after the call', () => {
-  // Codex calls no PostToolUse hook for a patch applied from a shell heredoc, the only way the stub's model edits.
+/** The model each CLI runs in the tests after the call: codex's needs its apply_patch tool (a model it knows). */
+const AFTER = {
+  codex: { model: 'gpt-5.5', tool: 'apply_patch' },
+  gemini: { model: undefined, tool: 'replace' },
+} as const;
+
+describe.each(['codex', 'gemini'] as const)('ralph hooks with the real %s CLI, after the call', (adapter) => {
+  // Codex calls no PostToolUse hook for a patch applied from a shell heredoc: here the model uses its apply_patch tool.
   it('blocks a deleted test right after the edit where the task lets it change the file; the model puts it back', async () => {
     const ws = await sumWorkspace();
     const file = path.join(ws, 'test/sum.test.js');
-    const r = await run(
-      'gemini',
+    const r = await runHookLoop(h, cli[adapter], {
       ws,
-      deleteThenRestore(ws),
-      'Fix sum in src/sum.js for negative numbers; you may edit test/sum.test.js. The check is `node test/run.js`; ' +
+      apiKey: KEYS[adapter],
+      turns: deleteThenRestore(ws),
+      prompt:
+        'Fix sum in src/sum.js for negative numbers; you may edit test/sum.test.js. The check is `node test/run.js`; ' +
         'when it passes, say <promise>DONE</promise>.',
-    );
+      stubs,
+      model: AFTER[adapter].model,
+    });
 
     expect(r.result).toMatchObject({ status: 'accepted', iterations: 1 });
     expect(fs.readFileSync(file, 'utf8')).toBe(TESTS);
     expect(r.sentBefore(1)).toContain('you DELETED tests');
     expect(r.audit.filter((a) => a.decision === 'block')).toEqual([
-      expect.objectContaining({ event: 'post-tool-use', tool: 'replace', category: 'in_iteration_block' }),
+      expect.objectContaining({ event: 'post-tool-use', tool: AFTER[adapter].tool, category: 'in_iteration_block' }),
     ]);
     expect(r.events.filter((e) => e.type === 'corrected_in_iteration')).toHaveLength(1);
   });

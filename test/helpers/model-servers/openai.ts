@@ -132,15 +132,28 @@ export async function startOpenAIStub(script: StubScript): Promise<ModelServer> 
         status: 'completed',
         content: [{ type: 'output_text', text: t.text, annotations: [] }],
       });
+    // Models codex knows (gpt-5.5...) get its apply_patch tool: then a file change is a call of it, as they make them.
+    const patchTool = Array.isArray(body.tools) && body.tools.some((x) => isObj(x) && x.name === 'apply_patch');
     (t.tools ?? []).forEach((c, i) =>
-      items.push({
-        type: 'function_call',
-        id: `fc_stub_${seq}_${i}`,
-        call_id: `call_stub_${seq}_${i}`,
-        name: 'exec_command',
-        arguments: JSON.stringify({ cmd: codexCommand(c) }),
-        status: 'completed',
-      }),
+      items.push(
+        patchTool && c.kind !== 'shell'
+          ? {
+              type: 'custom_tool_call',
+              id: `ctc_stub_${seq}_${i}`,
+              call_id: `call_stub_${seq}_${i}`,
+              name: 'apply_patch',
+              input: patch(c),
+              status: 'completed',
+            }
+          : {
+              type: 'function_call',
+              id: `fc_stub_${seq}_${i}`,
+              call_id: `call_stub_${seq}_${i}`,
+              name: 'exec_command',
+              arguments: JSON.stringify({ cmd: codexCommand(c) }),
+              status: 'completed',
+            },
+      ),
     );
     const input_tokens = t.usage?.input ?? Math.ceil(req.bytes / 4);
     const output_tokens = t.usage?.output ?? 10;
