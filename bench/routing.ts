@@ -10,9 +10,9 @@
  *   who never saw the model or the other splits, committed before the final v6 was measured on them, never tuned on
  *   (V6_HELD_OUT): the judged one (real GitHub issues with a sentence of their body plus task descriptions; target
  *   >= 85 % of the tasks that should route routed to the right domain, 0 general tasks routed) and a second one (task
- *   descriptions as a new user types them). Plus each split's reliability table, the judged split without its texts
- *   close to another split's, and routing v5, v4, v3 and v2 (the models of loops recorded with them) on every blind
- *   split written after their fit;
+ *   descriptions as a new user types them), and the blind splits written after v6 (V6_LATER), each measured once as
+ *   it landed. Plus each split's reliability table, the judged split without its texts close to another split's, and
+ *   routing v5, v4, v3 and v2 (the models of loops recorded with them) on every blind split written after their fit;
  * - prompt size of a routed specialist iteration vs the same iteration with every profile's instructions.
  * Figures go to bench/results/routing.json; the exit code is 1 when a target is missed. BENCH_TEXTS changes the
  * number of texts.
@@ -46,7 +46,7 @@ import {
 import { buildPrompt } from '../src/core/prompt';
 import { evaluateSplit, reliabilityLines, type Labelled, type SplitFigures } from './routing-eval';
 import { V5_TRAIN } from './fit-routing-v5';
-import { V6_CALIBRATION, V6_HELD_OUT, V6_TRAIN } from './fit-routing-v6';
+import { V6_CALIBRATION, V6_HELD_OUT, V6_LATER, V6_TRAIN } from './fit-routing-v6';
 import { percentile, writeResult } from './stats';
 import { finishBench, type Verdicts } from './verdict';
 
@@ -62,6 +62,8 @@ const LATER = [
   'fourteenth',
   'fifteenth',
   'sixteenth',
+  'seventeenth',
+  'eighteenth',
 ] as const;
 type Later = (typeof LATER)[number];
 
@@ -322,6 +324,11 @@ async function main(): Promise<void> {
       judgedWritten: evaluateSplit(judgedOnly('written'), index),
       judgedNovel: evaluateSplit(judgedNovel, index),
       second: evaluateSplit(later[V6_HELD_OUT.second], index),
+      /** v6 on the blind splits written after it (V6_LATER): each measured once, as it landed. */
+      afterV6: Object.fromEntries(V6_LATER.map((k) => [k, evaluateSplit(later[k], index)])) as Record<
+        (typeof V6_LATER)[number],
+        SplitFigures
+      >,
       target: { judgedAccuracy: 0.85, judgedGeneralRouted: 0 },
       v5: {
         model: 'calibrated-v5',
@@ -415,6 +422,11 @@ async function main(): Promise<void> {
       ...split(`SECOND HELD-OUT ${a.heldoutSplits.second} (blind, never tuned on)`, a.second),
       `  misses:`,
       ...a.second.wrong.map((w) => `    ${w}`),
+      ...Object.entries(a.afterV6).flatMap(([k, f]) => [
+        ...split(`LATER HELD-OUT heldout-${k}.json (blind, written after v6)`, f),
+        `  misses:`,
+        ...f.wrong.map((w) => `    ${w}`),
+      ]),
       'routing v5 (for loops recorded with it):',
       ...Object.entries(a.v5)
         .filter((e): e is [string, SplitFigures] => typeof e[1] === 'object')

@@ -69,9 +69,19 @@ describe('every bench completes at tiny sizes and writes its results', () => {
           'Fourteenth',
           'Fifteenth',
           'Sixteenth',
+          'Seventeenth',
+          'Eighteenth',
         ])
           expect(older[m][`heldout${k}`].tasks).toBeGreaterThanOrEqual(150);
       expect(older.v5.heldoutFifteenth.tasks).toBe(a.judged.tasks);
+      // v6 on the blind splits written after it, each as large as the judged one's kind.
+      const after = (r.accuracy as { afterV6: Record<string, { tasks: number; general: number }> }).afterV6;
+      expect(Object.keys(after)).toEqual(['seventeenth', 'eighteenth']);
+      for (const f of Object.values(after)) {
+        expect(f.tasks).toBeGreaterThanOrEqual(150);
+        expect(f.general).toBeGreaterThanOrEqual(40);
+      }
+      expect(after.seventeenth.tasks).toBe(older.v5.heldoutSeventeenth.tasks);
       expect(older.v4.heldoutSixth.tasks).toBeGreaterThanOrEqual(200);
       expect(older.v4.heldoutThird.tasks).toBeGreaterThanOrEqual(200);
       expect(older.v4.heldoutFresh.tasks).toBeGreaterThanOrEqual(200);
