@@ -11,6 +11,7 @@ import { routingProbabilitiesV3, textTokens } from './model-v3';
 import { routingProbabilitiesV4 } from './model-v4';
 import { V5_CERTAIN, routingModelV5Weights } from './model-v5';
 import { routingModelV6Weights } from './model-v6';
+import { everydayOnly, EVERYDAY_WORDS } from './sense';
 import {
   COMPLEXITY_TERMS,
   COMPLEXITY_TERMS_V2,
@@ -162,7 +163,7 @@ export function normalizeText(s: string): string {
  */
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
-  model: ConfidenceModel = 'calibrated-v6',
+  model: ConfidenceModel = 'calibrated-v7',
   learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
@@ -341,10 +342,12 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
-  'calibrated-v6' | 'calibrated-v5' | 'calibrated-v4' | 'calibrated-v3' | 'calibrated' | 'keywords';
+  'calibrated-v7' | 'calibrated-v6' | 'calibrated-v5' | 'calibrated-v4' | 'calibrated-v3' | 'calibrated' | 'keywords';
 
-/** Whether a model has v5's rules (the certainty rule, chores, FinOps needing a cloud word): v5 and v6. */
-const hasV5Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v5' || model === 'calibrated-v6';
+/** Whether a model has v6's weights and rules (small work, the upgrade chore, "compute" as a verb): v6 and v7. */
+const hasV6Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v6' || model === 'calibrated-v7';
+/** Whether a model has v5's rules (the certainty rule, chores, FinOps needing a cloud word): v5, v6 and v7. */
+const hasV5Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v5' || hasV6Rules(model);
 
 /** Whether a model's confidence is a calibrated probability (v2 and v3). */
 export const isCalibrated = (model: ConfidenceModel): boolean => model !== 'keywords';
@@ -415,22 +418,33 @@ const UPGRADE =
   /^(upgrade|upgrades|upgrading|update|updates|updating) (?!(guide|docs|notes|instructions|path)\b).*\bto (\S+ ){0,2}(v ?\d|\d|latest|lts)/;
 const UPGRADE_INFRA =
   /\b(clusters?|node ?pools?|nodes?|k8s|kubernetes|eks|gke|aks|terraform|helm|charts?|postgres\w*|mysql|databases?|dbs?|kafka|elasticsearch|redis|runners?|images?|docker|ci|pipelines?|workflows?|actions|ubuntu|debian|alpine|kernel|os|providers?|operators?|istio|nginx|ingress|gradle|maven|webpack|vite|babel|bazel|sbt|build)\b/;
+/**
+ * v7: a move of the application's runtime or framework from one version to another is the same chore ("Move the API
+ * from Node 18 to Node 22 and Express 4 to 5", "Port the tracker from Scala 2.13 to Scala 3"), and "node" before a
+ * version is Node.js, not a machine ({@link UPGRADE_INFRA}). In every labelled split, the 7 tasks that lead with
+ * move, migrate, port or switch from a version to a version and name no infrastructure are `general`.
+ */
+const MOVE_UP =
+  /^(move|moves|moving|migrate|migrates|migrating|port|ports|porting|switch) .*\bfrom (\S+ ){0,3}(v ?\d|\d)\S* to (\S+ ){0,2}(v ?\d|\d|latest|lts)/;
+const NODE_VERSION = /\bnode (js )?v? ?\d+/g;
 /** ...unless it says there is none (v6): "There's no CVE behind this". */
 const NO_ADVISORY = /\b(no|not|nothing|without) (a |an |any |known )?(cve|ghsa|vulnerab\w*|advisory|security)\b/;
 
 /**
  * The chore a task leads with (v5), after an issue prefix such as "[Bug]" or "chore(deps):", or undefined. `v6`: a
- * bump that says it has no advisory ("no CVE behind this") stays a chore.
+ * bump that says it has no advisory ("no CVE behind this") stays a chore, and an upgrade to a version is one. `v7`: a
+ * move from a version to a version too ({@link MOVE_UP}).
  */
-export function choreLead(text: string, v6 = false): string | undefined {
+export function choreLead(text: string, v6 = false, v7 = false): string | undefined {
   const rest = text
     .trim()
     .replace(/^(\[[^\]]*\]\s*)+/, '')
     .replace(/^[a-z]+(\([^)]*\))?!?:\s*/i, '');
   const norm = normalizeText(rest);
   const lead = norm.split(' ')[0];
-  if (v6 && UPGRADE.test(norm) && !UPGRADE_INFRA.test(norm) && (!ADVISORY.test(norm) || NO_ADVISORY.test(norm)))
-    return 'upgrade';
+  const infra = UPGRADE_INFRA.test(v7 ? norm.replace(NODE_VERSION, 'nodejs') : norm);
+  const upgrade = UPGRADE.test(norm) || (v7 && MOVE_UP.test(norm));
+  if (v6 && upgrade && !infra && (!ADVISORY.test(norm) || NO_ADVISORY.test(norm))) return 'upgrade';
   if (!CHORE_LEADS.has(lead)) return undefined;
   if (lead.startsWith('bump') && ADVISORY.test(norm) && !(v6 && NO_ADVISORY.test(norm))) return undefined;
   return lead;
@@ -529,6 +543,8 @@ interface ModelConfidences {
   lexiconJargon: ReadonlyMap<string, number> | undefined;
   /** v5: finops's probability went to `general` (the task names no cloud or infrastructure). */
   noCloud: boolean;
+  /** v7: the domains whose probability went to `general` (only their everyday words, outside their world). */
+  everyday: string[];
 }
 
 /**
@@ -543,27 +559,36 @@ function modelConfidences(
 ): ModelConfidences {
   const { scores } = k;
   const tokens = model === 'calibrated' ? [] : textTokens(normalizeText(text));
-  const p =
-    model === 'calibrated-v6'
-      ? routingProbabilitiesV4({ evidence: k, tokens }, routingModelV6Weights())
-      : model === 'calibrated-v5'
-        ? routingProbabilitiesV4({ evidence: k, tokens }, routingModelV5Weights())
-        : model === 'calibrated-v4'
-          ? routingProbabilitiesV4({ evidence: k, tokens })
-          : model === 'calibrated-v3'
-            ? routingProbabilitiesV3({ evidence: k, tokens })
-            : routingProbabilities(k);
+  const p = hasV6Rules(model)
+    ? routingProbabilitiesV4({ evidence: k, tokens }, routingModelV6Weights())
+    : model === 'calibrated-v5'
+      ? routingProbabilitiesV4({ evidence: k, tokens }, routingModelV5Weights())
+      : model === 'calibrated-v4'
+        ? routingProbabilitiesV4({ evidence: k, tokens })
+        : model === 'calibrated-v3'
+          ? routingProbabilitiesV3({ evidence: k, tokens })
+          : routingProbabilities(k);
   const lexiconJargon = 'lexicon' in p ? (p as ReturnType<typeof routingProbabilitiesV4>).lexicon.jargon : undefined;
   // v5: FinOps without a cloud or infrastructure word is the product's own money: its probability counts as general.
   let noCloud = false;
-  if (
-    hasV5Rules(model) &&
-    (p.domains.get(Domains.finops) ?? 0) > 0 &&
-    !hasCloudContext(text, model === 'calibrated-v6')
-  ) {
+  if (hasV5Rules(model) && (p.domains.get(Domains.finops) ?? 0) > 0 && !hasCloudContext(text, hasV6Rules(model))) {
     p.general += p.domains.get(Domains.finops)!;
     p.domains.set(Domains.finops, 0);
     noCloud = true;
+  }
+  // v7: a domain matched only by its everyday words, in a text that names nothing of its technical world, is the
+  // product's own sense of them (./sense.ts): its probability counts as general too.
+  const everyday: string[] = [];
+  if (model === 'calibrated-v7') {
+    const norm = normalizeText(text);
+    for (const d of Object.keys(EVERYDAY_WORDS)) {
+      const q = p.domains.get(d) ?? 0;
+      if (q > 0 && everydayOnly(d, k.matched[d], norm)) {
+        p.general += q;
+        p.domains.set(d, 0);
+        everyday.push(d);
+      }
+    }
   }
   const confidences: Record<string, number> = {};
   // v3 scores every built-in domain from the text's words too: one no keyword matched joins when it is probable.
@@ -573,7 +598,7 @@ function modelConfidences(
   for (const [d] of ranked) confidences[d] = prob3(p.domains.get(d) ?? 0);
   // The primary domain is the most probable one (ties: the higher keyword score, then the name).
   ranked.sort((a, b) => confidences[b[0]] - confidences[a[0]] || b[1] - a[1] || a[0].localeCompare(b[0]));
-  return { confidences, general: prob3(p.general), lexiconJargon, noCloud };
+  return { confidences, general: prob3(p.general), lexiconJargon, noCloud, everyday };
 }
 
 /**
@@ -598,9 +623,15 @@ export function classify(
   const k = keywordPass(text, index);
   const { matched, scores } = k;
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  const { confidences, general, lexiconJargon, noCloud } = isCalibrated(model)
+  const { confidences, general, lexiconJargon, noCloud, everyday } = isCalibrated(model)
     ? modelConfidences(text, k, model, ranked)
-    : { confidences: keywordConfidences(ranked), general: undefined, lexiconJargon: undefined, noCloud: false };
+    : {
+        confidences: keywordConfidences(ranked),
+        general: undefined,
+        lexiconJargon: undefined,
+        noCloud: false,
+        everyday: [],
+      };
   const complexity = complexityOf(
     k,
     ranked,
@@ -611,8 +642,8 @@ export function classify(
   );
   // v5: a task that leads with a mechanical chore is small work (complexity at most 3), whatever jargon it names; v6
   // also one that names a command-line flag, an off-by-one or unchanged behaviour.
-  const lead = hasV5Rules(model) ? choreLead(text, model === 'calibrated-v6') : undefined;
-  const chore = lead ?? (model === 'calibrated-v6' ? smallWork(text) : undefined);
+  const lead = hasV5Rules(model) ? choreLead(text, hasV6Rules(model), model === 'calibrated-v7') : undefined;
+  const chore = lead ?? (hasV6Rules(model) ? smallWork(text) : undefined);
   const base = {
     complexity: chore ? Math.min(3, complexity) : complexity,
     confidences,
@@ -636,6 +667,11 @@ export function classify(
   if (ranked[1]) why.push(`runner-up ${ranked[1][0]} scored ${ranked[1][1]}`);
   if (noCloud)
     why.push('finops names no cloud or infrastructure (the product’s own money): its probability counts as general');
+  for (const d of everyday)
+    why.push(
+      `${d} matched only everyday words (${(matched[d] ?? []).join(', ')}) and the text names nothing of its ` +
+        'technical world (the product’s own sense): its probability counts as general',
+    );
   if (general !== undefined) why.push(`probability ${domain} ${confidence}, no specialist (general) ${general}`);
   const candidates = index.profilesByDomain.get(domain) ?? [];
   const profile = candidates.length
