@@ -37,6 +37,9 @@ describe('ralphLoop replay', () => {
         'routing-v5-model.json',
         // Routing v6 (patch routing-v6-model, asked at the start after routing-v5-model): the v6 model routes it.
         'routing-v6-model.json',
+        // Routing v7 (patch routing-v7-model, asked at the start after routing-v6-model): v6's weights with the sense
+        // rule route it.
+        'routing-v7-model.json',
         // Fused iterations (patch fused-iteration-v1): detection pass and check inside the agent's activity; one
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',

@@ -14,3 +14,4 @@ export * from './model-v3';
 export * from './model-v4';
 export * from './model-v5';
 export * from './model-v6';
+export * from './sense';

@@ -46,6 +46,11 @@ export const ROUTING_V5_PATCH = 'routing-v5-model';
 /** Routing v6: v5 fitted on one blind split more, with the small-work rule and "compute" as a verb for FinOps. */
 export const ROUTING_V6_PATCH = 'routing-v6-model';
 /**
+ * Routing v7: v6's weights with the sense rule (a domain matched only by its everyday words, in a text that names
+ * nothing of its technical world, counts as general) and a move from a version to a version as the upgrade chore.
+ */
+export const ROUTING_V7_PATCH = 'routing-v7-model';
+/**
  * Patch id of host-affine routing: a host-bound loop runs routing's activities (profiles, session, handoff, log) on
  * its host's queue, like every other workspace activity, instead of as local activities on whichever worker runs the
  * workflow task.
@@ -123,22 +128,23 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     }
     if (r.sessionError) state.warnings.push(r.sessionError);
   }
-  // Routing v6 for loops started now, v5 or v4 for loops recorded before it: decided in createContext (patches
-  // routing-v4-model, routing-v5-model and routing-v6-model, asked at the start like patches-at-start-v1, never after a
-  // local activity).
+  // Routing v7 for loops started now, v6, v5 or v4 for loops recorded before it: decided in createContext (patches
+  // routing-v4-model to routing-v7-model, asked at the start like patches-at-start-v1, never after a local activity).
   // v3 for loops recorded with patches-at-start-v1 but before v4; v3, v2 (calibrated confidence, budgets) or v1 asked here, after the startRouting local activity, by
   // loops recorded before patches-at-start-v1.
-  const model = ctx.routingV6
-    ? 'calibrated-v6'
-    : ctx.routingV5
-      ? 'calibrated-v5'
-      : ctx.routingV4
-        ? 'calibrated-v4'
-        : ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
-          ? 'calibrated-v3'
-          : patched(ROUTING_V2_PATCH)
-            ? 'calibrated'
-            : 'keywords';
+  const model = ctx.routingV7
+    ? 'calibrated-v7'
+    : ctx.routingV6
+      ? 'calibrated-v6'
+      : ctx.routingV5
+        ? 'calibrated-v5'
+        : ctx.routingV4
+          ? 'calibrated-v4'
+          : ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
+            ? 'calibrated-v3'
+            : patched(ROUTING_V2_PATCH)
+              ? 'calibrated'
+              : 'keywords';
   const t = new RoutingTracker(rulesOf(input), m.state.loopId, profiles, state, input.routing?.carryIn?.taskId, {
     model,
   });

@@ -10,7 +10,7 @@ import { AntiLazinessTracker } from '../../core/anti-laziness';
 import { PERSIST_ACTIVITY_PATCH, loopActivities, validateLoopInputOn, type HostHooks } from './activities';
 import type { RalphLoopCarry } from './carry';
 import { nowIso, type LiveHandles, type LoopContext } from './context';
-import { ROUTING_V4_PATCH, ROUTING_V5_PATCH, ROUTING_V6_PATCH } from './routing';
+import { ROUTING_V4_PATCH, ROUTING_V5_PATCH, ROUTING_V6_PATCH, ROUTING_V7_PATCH } from './routing';
 import { asLoopFailure } from './failures';
 import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
 import { unsandboxedLine } from '../../core/sandbox';
@@ -119,6 +119,7 @@ export function createContext(
   const routingV4 = patched(ROUTING_V4_PATCH);
   const routingV5 = patched(ROUTING_V5_PATCH);
   const routingV6 = patched(ROUTING_V6_PATCH);
+  const routingV7 = patched(ROUTING_V7_PATCH);
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -139,6 +140,7 @@ export function createContext(
     routingV4,
     routingV5,
     routingV6,
+    routingV7,
     ...(notifiesParent ? { notifiesParent } : {}),
   };
 }
