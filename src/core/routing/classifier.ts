@@ -368,21 +368,55 @@ function keywordConfidences(ranked: [string, number][]): Record<string, number> 
  * clusters, storage and traffic, hosted tools and licences, and the FinOps trade's own words; matched on the
  * normalized text, where "BigQuery" is "big query" and "FinOps" is "fin ops".
  */
-const CLOUD_CONTEXT = new RegExp(
-  '\\b(' +
-    [
-      'aws|gcp|azure|oci|alibaba|hetzner|digitalocean|linode|ovh|cloud\\w*|ec2|s3|rds|aurora|eks|gke|aks|ebs|efs|lambda|fargate|ecs',
-      'glacier|big ?query|snowflake|redshift|databricks|data ?dog|splunk|elastic|grafana|new ?relic',
-      'instances?|nodes?|node ?pools?|node ?groups?|clusters?|kubernetes|k8s|vms?|virtual machines?|servers?|fleet',
-      'buckets?|storage|egress|ingress|bandwidth|cdn|data transfer|nat|gateways?|volumes?|snapshots?|amis?|images?',
-      'containers?|pods?|runners?|ci|workloads?|compute|cpus?|gpus?|memory|databases?|dbs?|warehouses?|logs?',
-      'retention|infra\\w*|resources?|capacity|autoscal\\w*|rightsiz\\w*|idle|regions?|zones?|environments?|staging',
-      'reserved|spot|savings plans?|committed use|commitments?|edp|cur|cost explorer|budgets?|fin ?ops|chargeback|showback',
-      'billing exports?|cost (and|&) usage|unit economics',
-      'tags?|tagging|accounts?|projects?|subscriptions?|licen[cs]es?|seats?|saas|hosting|llms?|openai|tokens?|usage',
-    ].join('|') +
-    ')\\b',
+const CLOUD_WORDS = [
+  'aws|gcp|azure|oci|alibaba|hetzner|digitalocean|linode|ovh|cloud\\w*|ec2|s3|rds|aurora|eks|gke|aks|ebs|efs|lambda|fargate|ecs',
+  'glacier|big ?query|snowflake|redshift|databricks|data ?dog|splunk|elastic|grafana|new ?relic',
+  'instances?|nodes?|node ?pools?|node ?groups?|clusters?|kubernetes|k8s|vms?|virtual machines?|servers?|fleet',
+  'buckets?|storage|egress|ingress|bandwidth|cdn|data transfer|nat|gateways?|volumes?|snapshots?|amis?|images?',
+  'containers?|pods?|runners?|ci|workloads?|compute|cpus?|gpus?|memory|databases?|dbs?|warehouses?|logs?',
+  'retention|infra\\w*|resources?|capacity|autoscal\\w*|rightsiz\\w*|idle|regions?|zones?|environments?|staging',
+  'reserved|spot|savings plans?|committed use|commitments?|edp|cur|cost explorer|budgets?|fin ?ops|chargeback|showback',
+  'billing exports?|cost (and|&) usage|unit economics',
+  'tags?|tagging|accounts?|projects?|subscriptions?|licen[cs]es?|seats?|saas|hosting|llms?|openai|tokens?|usage',
+];
+const CLOUD_CONTEXT = new RegExp(`\\b(${CLOUD_WORDS.join('|')})\\b`);
+/**
+ * v7: the cloud words without "budget" and "account", which a product's own money uses too ("monthly budget limits
+ * per spending category", "skip those accounts on the bill run"): what a task FinOps matched only by its everyday
+ * words ({@link FINOPS_EVERYDAY}) must name to stay FinOps.
+ */
+const CLOUD_CONTEXT_V7 = new RegExp(
+  `\\b(${[
+    ...CLOUD_WORDS.map((w) => w.replace('|budgets?|', '|').replace('|accounts?|', '|')),
+    'budget (alerts?|polic\\w*|actions?)|production|sandbox\\w*',
+  ].join('|')})\\b`,
 );
+/** v7: FinOps's everyday words, which a product's own money uses (keywords as the keyword pass reports them). */
+const FINOPS_EVERYDAY = new Set([
+  'budget',
+  'budgets',
+  'spend',
+  'spending',
+  'month',
+  'monthly',
+  'billing',
+  'bill',
+  'bills',
+  'price',
+  'prices',
+  'pricing',
+  'cost',
+  'costs',
+  'invoice',
+  'invoices',
+  'expensive',
+  'cheaper',
+  'savings',
+  'forecast',
+  'money',
+  'dollars',
+  'charges',
+]);
 
 /**
  * "Compute" as a verb on the product's own figures ("compute the invoice totals", "compute a cost per serving"), not
@@ -397,6 +431,15 @@ const COMPUTE_VERB = /\bcompute (the|a|an|each|per|its|their|our|invoice|totals?
 export function hasCloudContext(text: string, v6 = false): boolean {
   const norm = normalizeText(text);
   return CLOUD_CONTEXT.test(v6 ? norm.replace(COMPUTE_VERB, 'calculate $1') : norm);
+}
+
+/**
+ * v7: whether FinOps's evidence in a text is only its everyday words ({@link FINOPS_EVERYDAY}: budget, spend, bill,
+ * price...) with no cloud word but "budget" or "account" ({@link CLOUD_CONTEXT_V7}): the product's own money.
+ */
+export function finopsEverydayOnly(matched: readonly string[] | undefined, text: string): boolean {
+  if (!matched?.length || !matched.every((k) => FINOPS_EVERYDAY.has(k))) return false;
+  return !CLOUD_CONTEXT_V7.test(normalizeText(text).replace(COMPUTE_VERB, 'calculate $1'));
 }
 
 /**
@@ -571,7 +614,12 @@ function modelConfidences(
   const lexiconJargon = 'lexicon' in p ? (p as ReturnType<typeof routingProbabilitiesV4>).lexicon.jargon : undefined;
   // v5: FinOps without a cloud or infrastructure word is the product's own money: its probability counts as general.
   let noCloud = false;
-  if (hasV5Rules(model) && (p.domains.get(Domains.finops) ?? 0) > 0 && !hasCloudContext(text, hasV6Rules(model))) {
+  if (
+    hasV5Rules(model) &&
+    (p.domains.get(Domains.finops) ?? 0) > 0 &&
+    (!hasCloudContext(text, hasV6Rules(model)) ||
+      (model === 'calibrated-v7' && finopsEverydayOnly(k.matched[Domains.finops], text)))
+  ) {
     p.general += p.domains.get(Domains.finops)!;
     p.domains.set(Domains.finops, 0);
     noCloud = true;

@@ -10,6 +10,7 @@ import {
   classify,
   EVERYDAY_WORDS,
   everydayOnly,
+  finopsEverydayOnly,
   normalizeText,
 } from '../../../src/core/routing';
 import { V6_CALIBRATION, V6_TRAIN } from '../../../bench/fit-routing-v6';
@@ -71,6 +72,24 @@ describe('routing v7: a specialist word in the product’s own sense', () => {
       v7,
     );
     expect(sre).toMatchObject({ domain: 'sre', route: true });
+  });
+
+  it('FinOps matched only by its everyday words needs a cloud word other than "budget" or "account"', () => {
+    const product =
+      "Add monthly budget limits per spending category with an overspend warning: show this month's spend against the budget.";
+    expect(finopsEverydayOnly(['budget', 'spending', 'month', 'spend'], product)).toBe(true);
+    expect(classify(product, v6)).toMatchObject({ domain: 'finops', route: true });
+    expect(classify(product, v7).route).toBe(false);
+    expect(classify(product, v7).why.join('\n')).toMatch(/finops names no cloud/);
+    // FinOps's own budget alerts, and any cloud word, keep it.
+    expect(
+      finopsEverydayOnly(
+        ['budget', 'spend'],
+        'Set up budget alerts so each team is warned when its spend exceeds the forecast',
+      ),
+    ).toBe(false);
+    expect(finopsEverydayOnly(['budget'], 'Put a monthly budget on the AWS account')).toBe(false);
+    expect(finopsEverydayOnly(['budget', 'kubecost'], 'A monthly budget in Kubecost')).toBe(false);
   });
 
   it('a move of the runtime or framework from a version to a version is the upgrade chore; infrastructure is not', () => {
