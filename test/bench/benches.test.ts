@@ -37,7 +37,7 @@ const SLOW = 300_000;
 
 describe('every bench completes at tiny sizes and writes its results', () => {
   it(
-    'bench:routing: v6 on its splits (a blind held-out split judged, a second alongside; v5, v4, v3 and v2 too), reliability tables and latency',
+    'bench:routing: v7 on its splits (a blind held-out split judged, a second alongside, the splits its rules were read on; v6, v5, v4, v3 and v2 too), reliability tables and latency',
     async () => {
       const r = await bench('routing', 'routing', { BENCH_TEXTS: '500' });
       const a = r.accuracy as Record<string, { tasks: number; shouldRoute: number; reliability: { rows: unknown[] } }>;
@@ -46,7 +46,8 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         expect(a[s].reliability.rows).toHaveLength(6);
       }
       expect(r.accuracy).toMatchObject({
-        heldoutSplits: { judged: 'heldout-fifteenth.json', second: 'heldout-sixteenth.json' },
+        model: 'calibrated-v7',
+        heldoutSplits: { judged: 'heldout-twentysecond.json', second: 'heldout-twentyfirst.json' },
       });
       expect(a.judged.tasks).toBeGreaterThanOrEqual(150);
       expect(a.second.tasks).toBeGreaterThanOrEqual(150);
@@ -56,8 +57,8 @@ describe('every bench completes at tiny sizes and writes its results', () => {
       expect(
         (r.accuracy as Record<string, { zeroGeneral: { minConfidence: number; accuracy: number } }>).judged,
       ).toMatchObject({ zeroGeneral: { minConfidence: expect.any(Number), accuracy: expect.any(Number) } });
-      const older = r.accuracy as Record<'v2' | 'v3' | 'v4' | 'v5', Record<string, { tasks: number }>>;
-      for (const m of ['v2', 'v3', 'v4', 'v5'] as const)
+      const older = r.accuracy as Record<'v2' | 'v3' | 'v4' | 'v5' | 'v6', Record<string, { tasks: number }>>;
+      for (const m of ['v2', 'v3', 'v4', 'v5', 'v6'] as const)
         for (const k of [
           'Seventh',
           'Eighth',
@@ -71,17 +72,29 @@ describe('every bench completes at tiny sizes and writes its results', () => {
           'Sixteenth',
           'Seventeenth',
           'Eighteenth',
+          'Nineteenth',
+          'Twentieth',
+          'Twentyfirst',
+          'Twentysecond',
         ])
           expect(older[m][`heldout${k}`].tasks).toBeGreaterThanOrEqual(150);
-      expect(older.v5.heldoutFifteenth.tasks).toBe(a.judged.tasks);
-      // v6 on the blind splits written after it, each as large as the judged one's kind.
-      const after = (r.accuracy as { afterV6: Record<string, { tasks: number; general: number }> }).afterV6;
-      expect(Object.keys(after)).toEqual(['seventeenth', 'eighteenth']);
-      for (const f of Object.values(after)) {
+      expect(older.v6.heldoutTwentysecond.tasks).toBe(a.judged.tasks);
+      expect(older.v6.heldoutTwentyfirst.tasks).toBe(a.second.tasks);
+      // v7 on the blind splits its rules were read on: development figures, reported apart from the held-out ones.
+      const read = (r.accuracy as { read: Record<string, { tasks: number; general: number }> }).read;
+      expect(Object.keys(read)).toEqual([
+        'fifteenth',
+        'sixteenth',
+        'seventeenth',
+        'eighteenth',
+        'nineteenth',
+        'twentieth',
+      ]);
+      for (const f of Object.values(read)) {
         expect(f.tasks).toBeGreaterThanOrEqual(150);
         expect(f.general).toBeGreaterThanOrEqual(40);
       }
-      expect(after.seventeenth.tasks).toBe(older.v5.heldoutSeventeenth.tasks);
+      expect(read.fifteenth.tasks).toBe(older.v6.heldoutFifteenth.tasks);
       expect(older.v4.heldoutSixth.tasks).toBeGreaterThanOrEqual(200);
       expect(older.v4.heldoutThird.tasks).toBeGreaterThanOrEqual(200);
       expect(older.v4.heldoutFresh.tasks).toBeGreaterThanOrEqual(200);

@@ -30,10 +30,13 @@ const PROFILES = ['security', 'sre', 'frontend', 'backend', 'data', 'devops', 'd
 );
 
 describe('the v6 model', () => {
-  it('is the default; its probabilities sum to 1 and differ from v5 (its own weights)', () => {
+  it('keeps its model for loops recorded with it; its probabilities sum to 1 and differ from v5 (its own weights)', () => {
     const text = 'Operator ClusterRole grants far too much';
-    expect(classify(text).model).toBe('calibrated-v6');
-    const x = { evidence: keywordPass(text, buildRoutingIndex()), tokens: textTokens(normalizeText(text)) };
+    expect(classify(text, buildRoutingIndex([], 'calibrated-v6')).model).toBe('calibrated-v6');
+    const x = {
+      evidence: keywordPass(text, buildRoutingIndex([], 'calibrated-v6')),
+      tokens: textTokens(normalizeText(text)),
+    };
     const p6 = routingProbabilitiesV4(x, routingModelV6Weights());
     const p5 = routingProbabilitiesV4(x, routingModelV5Weights());
     expect([...p6.domains.values()].reduce((a, b) => a + b, p6.general)).toBeCloseTo(1, 9);
@@ -55,7 +58,7 @@ describe('the v6 model', () => {
     ],
     ['The Monitoring model stores gym check-ins; rename it to CheckIn, with a migration for the table', 'rename'],
   ])('keeps small work with the base agent, whatever domain its words name: %s', (text, kind) => {
-    const index = buildRoutingIndex(PROFILES);
+    const index = buildRoutingIndex(PROFILES, 'calibrated-v6');
     expect(smallWork(text)).toBe(kind);
     const c = classify(text, index);
     expect(c).toMatchObject({
@@ -70,7 +73,7 @@ describe('the v6 model', () => {
   });
 
   it('routes specialist work that names a flag, a test or a change in passing', () => {
-    const index = buildRoutingIndex(PROFILES);
+    const index = buildRoutingIndex(PROFILES, 'calibrated-v6');
     for (const text of [
       'Add golden-file tests for the CLI output in both --format json and --format table modes.',
       'Our JWT verification accepts tokens signed with alg none; fix the verifier, rotate the keys and add a regression test.',
@@ -84,7 +87,7 @@ describe('the v6 model', () => {
   });
 
   it('keeps a bump that says it has no advisory a chore; one that names an advisory is security work', () => {
-    const index = buildRoutingIndex(PROFILES);
+    const index = buildRoutingIndex(PROFILES, 'calibrated-v6');
     const plain =
       'Bump Spring Boot from 3.2 to 3.3 across the services. There is no CVE behind this, we want to stay current.';
     expect(classify(plain, index)).toMatchObject({ chore: 'bump', route: false });
@@ -95,7 +98,7 @@ describe('the v6 model', () => {
   });
 
   it("keeps an upgrade of the application's own framework a chore; one of infrastructure or with an advisory is not", () => {
-    const index = buildRoutingIndex(PROFILES);
+    const index = buildRoutingIndex(PROFILES, 'calibrated-v6');
     for (const text of [
       'Upgrade the Rails app from 7.1 to 7.2 and clear the deprecation warnings.',
       'Update clap from v3 to v4 and migrate the derive attributes in the CLI.',
@@ -118,14 +121,14 @@ describe('the v6 model', () => {
       'Add a cost field to recipe ingredients and compute the estimated cost per serving when scaling recipes.';
     expect(hasCloudContext(recipe)).toBe(true);
     expect(hasCloudContext(recipe, true)).toBe(false);
-    const c = classify(recipe, buildRoutingIndex(PROFILES));
+    const c = classify(recipe, buildRoutingIndex(PROFILES, 'calibrated-v6'));
     expect(c.route).toBe(false);
     expect(hasCloudContext('Our compute bill doubled: find the idle instances', true)).toBe(true);
     expect(hasCloudContext('Move the batch jobs to spot compute to halve the bill', true)).toBe(true);
   });
 
   it("prices 0 general routed on the judged held-out split: the bar above every general task's confidence", () => {
-    const index = buildRoutingIndex(PROFILES);
+    const index = buildRoutingIndex(PROFILES, 'calibrated-v6');
     const judged = split(`heldout-${V6_HELD_OUT.judged}.json`);
     const f = evaluateSplit(judged, index);
     expect(f.zeroGeneral.minConfidence).toBeGreaterThanOrEqual(ROUTING_DEFAULTS.minConfidence);
