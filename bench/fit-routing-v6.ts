@@ -13,8 +13,8 @@
  *     labelled-general2.json (general tasks a naive router would route: upgrades, business logic, refactors);
  * - calibration: calibration.json and heldout.json, as v4 and v5;
  * - held out (V6_HELD_OUT): heldout-fifteenth.json and heldout-sixteenth.json, committed before the final v6 was
- *   measured on them, are NOT read here; nor are V6_LATER (heldout-seventeenth.json, heldout-eighteenth.json), written
- *   after the final v6. RALPH_ROUTING_DEV=1 leaves the spent held-out splits out of training, to
+ *   measured on them, are NOT read here; nor are V6_LATER (heldout-seventeenth.json to heldout-twentysecond.json),
+ *   written after the final v6. RALPH_ROUTING_DEV=1 leaves the spent held-out splits out of training, to
  *   compare variants on them.
  */
 import { V5_KEEP, V5_TRAIN } from './fit-routing-v5';
@@ -39,10 +39,17 @@ export const V6_CALIBRATION = V4_CALIBRATION;
 /** The blind splits v6 never read (heldout-<name>.json): bench:routing judges the first, and reports the second. */
 export const V6_HELD_OUT = { judged: 'fifteenth', second: 'sixteenth' } as const;
 /**
- * Blind splits written after the final v6 (session 33), committed before v6 was measured on them, never read by a fit:
- * bench:routing reports v6 on them alongside the judged split.
+ * Blind splits written after the final v6 (session 33), never read by a fit: bench:routing reports v6 on them
+ * (`accuracy.v6`); v7's rules were read on the first four (bench/routing-v7.ts).
  */
-export const V6_LATER = ['seventeenth', 'eighteenth'] as const;
+export const V6_LATER = [
+  'seventeenth',
+  'eighteenth',
+  'nineteenth',
+  'twentieth',
+  'twentyfirst',
+  'twentysecond',
+] as const;
 
 /** Reads v6's training and calibration splits and the fixture profiles. */
 export const v6Inputs = () => v4Inputs(V6_TRAIN, V6_CALIBRATION);
