@@ -649,6 +649,36 @@ function modelConfidences(
   return { confidences, general: prob3(p.general), lexiconJargon, noCloud, everyday };
 }
 
+/** The confidences of a text: the calibrated model's, or for `keywords` (routing-v1) the keyword ratio. */
+function confidencesOf(
+  text: string,
+  k: KeywordPass,
+  model: ConfidenceModel,
+  ranked: [string, number][],
+): ModelConfidences {
+  if (isCalibrated(model)) return modelConfidences(text, k, model, ranked);
+  return {
+    confidences: keywordConfidences(ranked),
+    general: undefined,
+    lexiconJargon: undefined,
+    noCloud: false,
+    everyday: [],
+  };
+}
+
+/** The `why` lines of the rules that moved a domain's probability to general (v5's FinOps rule, v7's sense rules). */
+function senseWhy(noCloud: boolean, everyday: readonly string[], matched: Record<string, string[]>): string[] {
+  const out: string[] = [];
+  if (noCloud)
+    out.push('finops names no cloud or infrastructure (the product’s own money): its probability counts as general');
+  for (const d of everyday)
+    out.push(
+      `${d} matched only everyday words (${(matched[d] ?? []).join(', ')}) and the text names nothing of its ` +
+        'technical world (the product’s own sense): its probability counts as general',
+    );
+  return out;
+}
+
 /**
  * Classifies a task text.
  *
@@ -671,15 +701,7 @@ export function classify(
   const k = keywordPass(text, index);
   const { matched, scores } = k;
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  const { confidences, general, lexiconJargon, noCloud, everyday } = isCalibrated(model)
-    ? modelConfidences(text, k, model, ranked)
-    : {
-        confidences: keywordConfidences(ranked),
-        general: undefined,
-        lexiconJargon: undefined,
-        noCloud: false,
-        everyday: [],
-      };
+  const { confidences, general, lexiconJargon, noCloud, everyday } = confidencesOf(text, k, model, ranked);
   const complexity = complexityOf(
     k,
     ranked,
@@ -713,13 +735,7 @@ export function classify(
       : `${domain} from the text's words (no keyword matched)`,
   );
   if (ranked[1]) why.push(`runner-up ${ranked[1][0]} scored ${ranked[1][1]}`);
-  if (noCloud)
-    why.push('finops names no cloud or infrastructure (the product’s own money): its probability counts as general');
-  for (const d of everyday)
-    why.push(
-      `${d} matched only everyday words (${(matched[d] ?? []).join(', ')}) and the text names nothing of its ` +
-        'technical world (the product’s own sense): its probability counts as general',
-    );
+  why.push(...senseWhy(noCloud, everyday, matched));
   if (general !== undefined) why.push(`probability ${domain} ${confidence}, no specialist (general) ${general}`);
   const candidates = index.profilesByDomain.get(domain) ?? [];
   const profile = candidates.length
