@@ -4,16 +4,16 @@
  * - session-state write and read latency (atomic write + zod-validated read; target < 5 ms);
  * - profile load latency (loadAgentProfile of the fixture profiles; target < 1 s) and routing overhead per handoff
  *   (parse + secret screen + chain rule + summary + session write + log append; target < 100 ms);
- * - accuracy of the routing model (v7, the default: v6's weights and the sense rules) on its splits
- *   (test/fixtures/routing/): training (V6_TRAIN of bench/fit-routing-v6.ts: the weights were fitted on them),
- *   calibration (calibration.json and heldout.json, the L2 strength, temperature and general offset were chosen on
- *   them), the blind splits v7's rules were written on (V7_READ of bench/routing-v7.ts, development figures) and two
- *   held-out splits written blind, by engineers who never saw the model or the other splits, committed after the final
- *   v7 rules, never tuned on (V7_HELD_OUT): the judged one (real GitHub issues with a sentence of their body plus task
- *   descriptions; target >= 85 % of the tasks that should route routed to the right domain, 0 general tasks routed) and
- *   a second one (task descriptions as a new user types them). Plus each split's reliability table, the judged split
- *   without its texts close to another split's, and routing v6, v5, v4, v3 and v2 (the models of loops recorded with
- *   them) on every blind split written after their fit;
+ * - accuracy of the routing model (v8, the default: v6's features fitted on more text, v7's sense rules, hosted tools
+ *   as cloud words) on its splits (test/fixtures/routing/): training (V8_TRAIN of bench/fit-routing-v8.ts: the
+ *   weights were fitted on them), calibration (calibration.json and heldout.json, the L2 strength, temperature and
+ *   general offset were chosen on them) and two held-out splits written blind, by engineers who never saw the model or
+ *   the other splits, committed before any model was measured on them, never tuned on (V8_HELD_OUT): the judged one
+ *   (real GitHub issues with a sentence of their body plus PR-voice tasks; target >= 85 % of the tasks that should
+ *   route routed to the right domain, 0 general tasks routed) and a second one (task descriptions as a new user types
+ *   them). Plus each split's
+ *   reliability table, the judged split without its texts close to another split's, and routing v7, v6, v5, v4, v3 and
+ *   v2 (the models of loops recorded with them) on every blind split written after their fit;
  * - prompt size of a routed specialist iteration vs the same iteration with every profile's instructions.
  * Figures go to bench/results/routing.json; the exit code is 1 when a target is missed. BENCH_TEXTS changes the
  * number of texts.
@@ -48,6 +48,7 @@ import { buildPrompt } from '../src/core/prompt';
 import { evaluateSplit, reliabilityLines, type Labelled, type SplitFigures } from './routing-eval';
 import { V5_TRAIN } from './fit-routing-v5';
 import { V6_CALIBRATION, V6_HELD_OUT, V6_TRAIN } from './fit-routing-v6';
+import { V8_CALIBRATION, V8_HELD_OUT, V8_TRAIN } from './fit-routing-v8';
 import { V7_HELD_OUT, V7_READ } from './routing-v7';
 import { percentile, writeResult } from './stats';
 import { finishBench, type Verdicts } from './verdict';
@@ -70,6 +71,8 @@ const LATER = [
   'twentieth',
   'twentyfirst',
   'twentysecond',
+  'twentythird',
+  'twentyfourth',
 ] as const;
 type Later = (typeof LATER)[number];
 
@@ -153,10 +156,10 @@ async function main(): Promise<void> {
   const fifth = read('heldout-fifth.json');
   const sixth = read('heldout-sixth.json');
   // The blind splits written after v4's fit, by name: each scored by every older model. v6's held-out splits are the
-  // fifteenth and sixteenth (V6_HELD_OUT) and those after them; v7's (its rules on v6's weights) the last two
-  // (V7_HELD_OUT).
+  // fifteenth and sixteenth (V6_HELD_OUT) and those after them; v7's (its rules on v6's weights) the twentyfirst and
+  // twentysecond (V7_HELD_OUT); v8's (fitted on every split before them) the last two (V8_HELD_OUT).
   const later = Object.fromEntries(LATER.map((n) => [n, read(`heldout-${n}.json`)])) as Record<Later, Labelled>;
-  const judged = later[V7_HELD_OUT.judged];
+  const judged = later[V8_HELD_OUT.judged];
   const judgedOnly = (origin: 'real' | 'written'): Labelled => ({
     tasks: judged.tasks.filter((t) => ((t as { source?: string }).source === 'written') === (origin === 'written')),
   });
@@ -169,7 +172,7 @@ async function main(): Promise<void> {
   // Every other split (training, calibration, every other held-out one).
   const spent = fs
     .readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && f !== `heldout-${V7_HELD_OUT.judged}.json`)
+    .filter((f) => f.endsWith('.json') && f !== `heldout-${V8_HELD_OUT.judged}.json`)
     .flatMap((f) => read(f).tasks);
   const judgedNovel: Labelled = {
     tasks: judged.tasks.filter((t) => !spent.some((o) => jaccard(t.text, o.text) >= 0.5)),
@@ -185,6 +188,7 @@ async function main(): Promise<void> {
   const v4Index = buildRoutingIndex(profiles, 'calibrated-v4');
   const v5Index = buildRoutingIndex(profiles, 'calibrated-v5');
   const v6Index = buildRoutingIndex(profiles, 'calibrated-v6');
+  const v7Index = buildRoutingIndex(profiles, 'calibrated-v7');
   const onLater = (idx: typeof v4Index) =>
     Object.fromEntries(
       LATER.map((k) => [`heldout${k[0].toUpperCase()}${k.slice(1)}`, evaluateSplit(later[k], idx)]),
@@ -320,24 +324,28 @@ async function main(): Promise<void> {
       what:
         'share of the tasks that should route (labelled with a domain) routed to that domain; general tasks routed ' +
         'to a specialist; reliability of the top domain probability',
-      model: 'calibrated-v7',
+      model: 'calibrated-v8',
       heldoutSplits: {
-        judged: `heldout-${V7_HELD_OUT.judged}.json`,
-        second: `heldout-${V7_HELD_OUT.second}.json`,
+        judged: `heldout-${V8_HELD_OUT.judged}.json`,
+        second: `heldout-${V8_HELD_OUT.second}.json`,
       },
-      train: evaluateSplit({ tasks: V6_TRAIN.flatMap((f) => read(f).tasks) }, index),
-      calibration: evaluateSplit({ tasks: V6_CALIBRATION.flatMap((f) => read(f).tasks) }, index),
+      train: evaluateSplit({ tasks: V8_TRAIN.flatMap((f) => read(f).tasks) }, index),
+      calibration: evaluateSplit({ tasks: V8_CALIBRATION.flatMap((f) => read(f).tasks) }, index),
       judged: evaluateSplit(judged, index),
       judgedReal: evaluateSplit(judgedOnly('real'), index),
       judgedWritten: evaluateSplit(judgedOnly('written'), index),
       judgedNovel: evaluateSplit(judgedNovel, index),
-      second: evaluateSplit(later[V7_HELD_OUT.second], index),
-      /** v7 on the blind splits its rules were written on (V7_READ): development figures, not held out. */
-      read: Object.fromEntries(V7_READ.map((k) => [k, evaluateSplit(later[k], index)])) as Record<
-        (typeof V7_READ)[number],
-        SplitFigures
-      >,
+      second: evaluateSplit(later[V8_HELD_OUT.second], index),
       target: { judgedAccuracy: 0.85, judgedGeneralRouted: 0 },
+      v7: {
+        model: 'calibrated-v7',
+        heldoutSplits: { judged: `heldout-${V7_HELD_OUT.judged}.json`, second: `heldout-${V7_HELD_OUT.second}.json` },
+        /** The blind splits v7's rules were written on (V7_READ): development figures, not held out. */
+        read: V7_READ.map((k) => `heldout-${k}.json`),
+        train: evaluateSplit({ tasks: V6_TRAIN.flatMap((f) => read(f).tasks) }, v7Index),
+        calibration: evaluateSplit({ tasks: V6_CALIBRATION.flatMap((f) => read(f).tasks) }, v7Index),
+        ...onLater(v7Index),
+      },
       v6: {
         model: 'calibrated-v6',
         heldoutSplits: { judged: `heldout-${V6_HELD_OUT.judged}.json`, second: `heldout-${V6_HELD_OUT.second}.json` },
@@ -425,8 +433,8 @@ async function main(): Promise<void> {
       `classification over ${texts.length} texts: p50 ${c.p50} ms, p95 ${c.p95} ms, p99 ${c.p99} ms (target p95 < 5 ms)`,
       `session state: write p95 ${result.sessionState.writeMs.p95} ms, read p95 ${result.sessionState.readMs.p95} ms`,
       `profile load p95 ${result.profileLoad.latencyMs.p95} ms; routing overhead per handoff p95 ${result.handoffOverhead.latencyMs.p95} ms`,
-      'routing v7 (the default model: v6 weights, the sense rules):',
-      ...split('train (v6 weights fitted on)', a.train),
+      'routing v8 (the default model: v6 features fitted on more text, the sense rules, hosted tools as cloud words):',
+      ...split('train (v8 weights fitted on)', a.train),
       ...split('calibration (L2, temperature, general offset chosen on)', a.calibration),
       ...split(`HELD-OUT ${a.heldoutSplits.judged} (blind, never tuned on; target >= 85%, 0 general routed)`, a.judged),
       ...split('  its real GitHub issues only', a.judgedReal),
@@ -437,11 +445,13 @@ async function main(): Promise<void> {
       ...split(`SECOND HELD-OUT ${a.heldoutSplits.second} (blind, never tuned on)`, a.second),
       `  misses:`,
       ...a.second.wrong.map((w) => `    ${w}`),
-      'v7 on the blind splits its rules were written on (development figures):',
-      ...Object.entries(a.read).map(
-        ([k, f]) =>
-          `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`,
-      ),
+      `routing v7 (for loops recorded with it; its rules were read on ${a.v7.read.join(', ')}, held out on ` +
+        `${a.v7.heldoutSplits.judged} and ${a.v7.heldoutSplits.second}):`,
+      ...Object.entries(a.v7)
+        .filter((e): e is [string, SplitFigures] => typeof e[1] === 'object' && 'accuracy' in e[1])
+        .map(([k, f]) => {
+          return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
+        }),
       'routing v6 (for loops recorded with it):',
       ...Object.entries(a.v6)
         .filter((e): e is [string, SplitFigures] => typeof e[1] === 'object' && 'accuracy' in e[1])

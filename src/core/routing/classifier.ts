@@ -11,6 +11,7 @@ import { routingProbabilitiesV3, textTokens } from './model-v3';
 import { routingProbabilitiesV4 } from './model-v4';
 import { V5_CERTAIN, routingModelV5Weights } from './model-v5';
 import { routingModelV6Weights } from './model-v6';
+import { routingModelV8Weights } from './model-v8';
 import { everydayOnly, EVERYDAY_WORDS } from './sense';
 import {
   COMPLEXITY_TERMS,
@@ -163,7 +164,7 @@ export function normalizeText(s: string): string {
  */
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
-  model: ConfidenceModel = 'calibrated-v7',
+  model: ConfidenceModel = 'calibrated-v8',
   learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
@@ -342,11 +343,20 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
-  'calibrated-v7' | 'calibrated-v6' | 'calibrated-v5' | 'calibrated-v4' | 'calibrated-v3' | 'calibrated' | 'keywords';
+  | 'calibrated-v8'
+  | 'calibrated-v7'
+  | 'calibrated-v6'
+  | 'calibrated-v5'
+  | 'calibrated-v4'
+  | 'calibrated-v3'
+  | 'calibrated'
+  | 'keywords';
 
-/** Whether a model has v6's weights and rules (small work, the upgrade chore, "compute" as a verb): v6 and v7. */
-const hasV6Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v6' || model === 'calibrated-v7';
-/** Whether a model has v5's rules (the certainty rule, chores, FinOps needing a cloud word): v5, v6 and v7. */
+/** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 and v8. */
+const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || model === 'calibrated-v8';
+/** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */
+const hasV6Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v6' || hasV7Rules(model);
+/** Whether a model has v5's rules (the certainty rule, chores, FinOps needing a cloud word): v5 to v8. */
 const hasV5Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v5' || hasV6Rules(model);
 
 /** Whether a model's confidence is a calibrated probability (v2 and v3). */
@@ -380,6 +390,12 @@ const CLOUD_WORDS = [
   'tags?|tagging|accounts?|projects?|subscriptions?|licen[cs]es?|seats?|saas|hosting|llms?|openai|tokens?|usage',
 ];
 const CLOUD_CONTEXT = new RegExp(`\\b(${CLOUD_WORDS.join('|')})\\b`);
+/**
+ * v8: hosted tools and platforms whose bills, seats and plans are FinOps's too ("The rowing club pays Heroku $250 a
+ * month", "our Firebase bill spiked on Firestore reads", "five Vercel Pro seats"), as normalized text spells them.
+ */
+const HOSTED_V8 =
+  /\b(heroku|vercel|netlify|fly io|firebase|firestore|supabase|sentry|jira|confluence|atlassian|jet ?brains|git ?hub (actions|enterprise|copilot|seats?|minutes)|copilot|git ?lab|cloudflare|digital ?ocean|droplets?|dynos?|mongo ?db atlas|planet ?scale|circle ?ci|buildkite|bitbucket|auth0|okta|algolia)\b/;
 /**
  * v7: the cloud words without "budget" and "account", which a product's own money uses too ("monthly budget limits
  * per spending category", "skip those accounts on the bill run"): what a task FinOps matched only by its everyday
@@ -428,18 +444,19 @@ const COMPUTE_VERB = /\bcompute (the|a|an|each|per|its|their|our|invoice|totals?
  * Whether a task names cloud or infrastructure (v5: FinOps routes only then). `v6`: "compute" followed by an article
  * or a figure is the verb ("compute the estimated cost per serving"), not cloud compute.
  */
-export function hasCloudContext(text: string, v6 = false): boolean {
+export function hasCloudContext(text: string, v6 = false, v8 = false): boolean {
   const norm = normalizeText(text);
-  return CLOUD_CONTEXT.test(v6 ? norm.replace(COMPUTE_VERB, 'calculate $1') : norm);
+  return CLOUD_CONTEXT.test(v6 ? norm.replace(COMPUTE_VERB, 'calculate $1') : norm) || (v8 && HOSTED_V8.test(norm));
 }
 
 /**
  * v7: whether FinOps's evidence in a text is only its everyday words ({@link FINOPS_EVERYDAY}: budget, spend, bill,
  * price...) with no cloud word but "budget" or "account" ({@link CLOUD_CONTEXT_V7}): the product's own money.
  */
-export function finopsEverydayOnly(matched: readonly string[] | undefined, text: string): boolean {
+export function finopsEverydayOnly(matched: readonly string[] | undefined, text: string, v8 = false): boolean {
   if (!matched?.length || !matched.every((k) => FINOPS_EVERYDAY.has(k))) return false;
-  return !CLOUD_CONTEXT_V7.test(normalizeText(text).replace(COMPUTE_VERB, 'calculate $1'));
+  const norm = normalizeText(text);
+  return !CLOUD_CONTEXT_V7.test(norm.replace(COMPUTE_VERB, 'calculate $1')) && !(v8 && HOSTED_V8.test(norm));
 }
 
 /**
@@ -603,7 +620,10 @@ function modelConfidences(
   const { scores } = k;
   const tokens = model === 'calibrated' ? [] : textTokens(normalizeText(text));
   const p = hasV6Rules(model)
-    ? routingProbabilitiesV4({ evidence: k, tokens }, routingModelV6Weights())
+    ? routingProbabilitiesV4(
+        { evidence: k, tokens },
+        model === 'calibrated-v8' ? routingModelV8Weights() : routingModelV6Weights(),
+      )
     : model === 'calibrated-v5'
       ? routingProbabilitiesV4({ evidence: k, tokens }, routingModelV5Weights())
       : model === 'calibrated-v4'
@@ -617,8 +637,8 @@ function modelConfidences(
   if (
     hasV5Rules(model) &&
     (p.domains.get(Domains.finops) ?? 0) > 0 &&
-    (!hasCloudContext(text, hasV6Rules(model)) ||
-      (model === 'calibrated-v7' && finopsEverydayOnly(k.matched[Domains.finops], text)))
+    (!hasCloudContext(text, hasV6Rules(model), model === 'calibrated-v8') ||
+      (hasV7Rules(model) && finopsEverydayOnly(k.matched[Domains.finops], text, model === 'calibrated-v8')))
   ) {
     p.general += p.domains.get(Domains.finops)!;
     p.domains.set(Domains.finops, 0);
@@ -627,7 +647,7 @@ function modelConfidences(
   // v7: a domain matched only by its everyday words, in a text that names nothing of its technical world, is the
   // product's own sense of them (./sense.ts): its probability counts as general too.
   const everyday: string[] = [];
-  if (model === 'calibrated-v7') {
+  if (hasV7Rules(model)) {
     const norm = normalizeText(text);
     for (const d of Object.keys(EVERYDAY_WORDS)) {
       const q = p.domains.get(d) ?? 0;
@@ -712,7 +732,7 @@ export function classify(
   );
   // v5: a task that leads with a mechanical chore is small work (complexity at most 3), whatever jargon it names; v6
   // also one that names a command-line flag, an off-by-one or unchanged behaviour.
-  const lead = hasV5Rules(model) ? choreLead(text, hasV6Rules(model), model === 'calibrated-v7') : undefined;
+  const lead = hasV5Rules(model) ? choreLead(text, hasV6Rules(model), hasV7Rules(model)) : undefined;
   const chore = lead ?? (hasV6Rules(model) ? smallWork(text) : undefined);
   const base = {
     complexity: chore ? Math.min(3, complexity) : complexity,

@@ -14,4 +14,5 @@ export * from './model-v3';
 export * from './model-v4';
 export * from './model-v5';
 export * from './model-v6';
+export * from './model-v8';
 export * from './sense';
