@@ -65,6 +65,8 @@ export interface LoopContext {
   readonly routingV6: boolean;
   /** Patch `routing-v7-model` (asked once per run, in createContext, after routing-v6-model): the v7 rules. */
   readonly routingV7: boolean;
+  /** Patch `routing-v8-model` (asked once per run, in createContext, after routing-v7-model): the v8 model. */
+  readonly routingV8: boolean;
   /** The quality/cost search-attribute patch was asked in this run (loops recorded before `patchesAtStart`). */
   qualityCostAsked?: boolean;
   /** The verification baseline, when verification is on (patch verification-v1) and it was recorded. */

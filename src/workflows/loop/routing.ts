@@ -51,6 +51,11 @@ export const ROUTING_V6_PATCH = 'routing-v6-model';
  */
 export const ROUTING_V7_PATCH = 'routing-v7-model';
 /**
+ * Routing v8: v6's features fitted on the eight blind splits spent since v6, v7's sense rules, and a hosted tool's
+ * vendor (Heroku, Vercel, Firebase...) as a cloud word for FinOps.
+ */
+export const ROUTING_V8_PATCH = 'routing-v8-model';
+/**
  * Patch id of host-affine routing: a host-bound loop runs routing's activities (profiles, session, handoff, log) on
  * its host's queue, like every other workspace activity, instead of as local activities on whichever worker runs the
  * workflow task.
@@ -128,23 +133,25 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     }
     if (r.sessionError) state.warnings.push(r.sessionError);
   }
-  // Routing v7 for loops started now, v6, v5 or v4 for loops recorded before it: decided in createContext (patches
-  // routing-v4-model to routing-v7-model, asked at the start like patches-at-start-v1, never after a local activity).
+  // Routing v8 for loops started now, v7, v6, v5 or v4 for loops recorded before it: decided in createContext (patches
+  // routing-v4-model to routing-v8-model, asked at the start like patches-at-start-v1, never after a local activity).
   // v3 for loops recorded with patches-at-start-v1 but before v4; v3, v2 (calibrated confidence, budgets) or v1 asked here, after the startRouting local activity, by
   // loops recorded before patches-at-start-v1.
-  const model = ctx.routingV7
-    ? 'calibrated-v7'
-    : ctx.routingV6
-      ? 'calibrated-v6'
-      : ctx.routingV5
-        ? 'calibrated-v5'
-        : ctx.routingV4
-          ? 'calibrated-v4'
-          : ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
-            ? 'calibrated-v3'
-            : patched(ROUTING_V2_PATCH)
-              ? 'calibrated'
-              : 'keywords';
+  const model = ctx.routingV8
+    ? 'calibrated-v8'
+    : ctx.routingV7
+      ? 'calibrated-v7'
+      : ctx.routingV6
+        ? 'calibrated-v6'
+        : ctx.routingV5
+          ? 'calibrated-v5'
+          : ctx.routingV4
+            ? 'calibrated-v4'
+            : ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
+              ? 'calibrated-v3'
+              : patched(ROUTING_V2_PATCH)
+                ? 'calibrated'
+                : 'keywords';
   const t = new RoutingTracker(rulesOf(input), m.state.loopId, profiles, state, input.routing?.carryIn?.taskId, {
     model,
   });
