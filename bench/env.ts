@@ -13,6 +13,7 @@ import { DEFAULT_NAMESPACE, DEV_SERVER_DYNAMIC_CONFIG_ARGS, SearchAttributes } f
 import type { IterationRecord, LoopState } from '../src/core/loop-types';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../src/workflows/search-attributes';
 import { productionWorkerOptions } from '../src/workers/worker';
+import { sharedWorkflowModules } from '../src/workers/workflow-bundle';
 
 // From dist/bench (the npm scripts) and from bench/ (the jest smoke test) alike: the package root's scripts/.
 const packageRoot = (): string => {
@@ -23,6 +24,9 @@ const packageRoot = (): string => {
 const { locateTemporal } = require(path.join(packageRoot(), 'scripts', 'temporal-bin.js')) as {
   locateTemporal: (o: object) => { path?: string };
 };
+
+/** The product's workflows module (benchmarks that run ralphLoop itself bundle it). */
+const PRODUCT_WORKFLOWS = require.resolve('../src/workflows');
 
 /** What a worker of a benchmark runs. */
 export interface BenchWorkerOptions {
@@ -67,6 +71,8 @@ export async function startBenchEnv(o: { logLevel?: 'WARN' | 'ERROR'; extraArgs?
       Worker.create({
         ...productionWorkerOptions({ connection: env.nativeConnection, namespace: DEFAULT_NAMESPACE, taskQueue }),
         workflowsPath,
+        // The product's workflows are bundled as the build bundles them: the routing model shared by every loop.
+        ...(workflowsPath === PRODUCT_WORKFLOWS ? { bundlerOptions: { preloadModules: sharedWorkflowModules() } } : {}),
         activities,
         ...rest,
       }),

@@ -7,7 +7,7 @@ import { hostTaskQueue } from '../core/hosts';
 import { NoServerError } from '../client/errors';
 import { secretsCodec } from '../client/secrets-codec';
 import { livenessInterceptor } from '../activities/liveness';
-import { prebuiltWorkflowBundle } from './workflow-bundle';
+import { prebuiltWorkflowBundle, sharedWorkflowModules } from './workflow-bundle';
 
 /** Options of {@link createWorker}. */
 export interface CreateWorkerOptions {
@@ -43,10 +43,12 @@ export const workerIdentity = (hostId: string | undefined): string =>
 /** The workflow code: a given bundle, else the one the build wrote (when fresh), else bundle at start. */
 function workflowCode(
   given: CreateWorkerOptions['workflowBundle'],
-): { workflowBundle: NonNullable<CreateWorkerOptions['workflowBundle']> } | { workflowsPath: string } {
+): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'bundlerOptions'> {
   if (given) return { workflowBundle: given };
   const codePath = prebuiltWorkflowBundle();
-  return codePath ? { workflowBundle: { codePath } } : { workflowsPath: require.resolve('../workflows') };
+  return codePath
+    ? { workflowBundle: { codePath } }
+    : { workflowsPath: require.resolve('../workflows'), bundlerOptions: { preloadModules: sharedWorkflowModules() } };
 }
 
 /**

@@ -7,6 +7,26 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 
+/**
+ * Modules of the workflow code that every loop of a worker shares instead of evaluating its own copy (the bundler's
+ * `preloadModules`): the routing model, its vocabulary and its fitted weights. A worker's reusable V8 context evaluates
+ * every other module once per workflow, so without this each loop held its own copy of the routing model's constant
+ * tables (about 0.7 MB, `npm run bench:bundle`) and a routing loop parsed its own copy of the model's weights (several
+ * MB). They qualify because they are pure and constant: no I/O, no clock, no randomness, nothing a workflow changes.
+ * The SDK deep-freezes what they export, and their lazily parsed weights are the same for every loop, so sharing them
+ * cannot make two loops differ (the replay tests run on a bundle built with this list).
+ */
+export function sharedWorkflowModules(): string[] {
+  return [
+    '../core/routing/classifier',
+    '../core/routing/lexicon-weights',
+    '../core/routing/model-v4-weights',
+    '../core/routing/model-v5-weights',
+    '../core/routing/model-v6-weights',
+    '../core/routing/model-v8-weights',
+  ].map((m) => require.resolve(m));
+}
+
 /** Where the build writes the bundle: next to the compiled sources (`dist/workflow-bundle.js`). */
 export const WORKFLOW_BUNDLE_PATH = path.resolve(__dirname, '..', '..', 'workflow-bundle.js');
 
@@ -37,10 +57,15 @@ export function prebuiltWorkflowBundle(): string | undefined {
   }
 }
 
-/** Writes the bundle (the build's last step). */
-export async function writeWorkflowBundle(): Promise<string> {
+/**
+ * The product's workflow code bundled as the build bundles it: with the modules every loop shares ({@link
+ * sharedWorkflowModules}; `shared: false` leaves them out, for bench:bundle's comparison) and source maps without the
+ * sources' text.
+ */
+export async function bundleProductWorkflows(o: { shared?: boolean } = {}): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: require.resolve('../workflows'),
+    preloadModules: o.shared === false ? [] : sharedWorkflowModules(),
     // Source maps without the sources' text: stack traces still name the TypeScript file and line, and the bundle
     // is far smaller. A worker holds memory in proportion to the bundle for every loop it runs, so the routing
     // lexicon's text (and its base64 copy in the map) cost about 3 MB per loop (bench:fleet, 100 loops).
@@ -54,6 +79,12 @@ export async function writeWorkflowBundle(): Promise<string> {
       log: () => undefined,
     },
   });
+  return code;
+}
+
+/** Writes the bundle (the build's last step). */
+export async function writeWorkflowBundle(): Promise<string> {
+  const code = await bundleProductWorkflows();
   const tmp = `${WORKFLOW_BUNDLE_PATH}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, code);
   fs.renameSync(tmp, WORKFLOW_BUNDLE_PATH);

@@ -184,6 +184,21 @@ describe('every bench completes at tiny sizes and writes its results', () => {
   );
 
   it(
+    'bench:bundle: the workflow code per loop, with and without the shared routing model, a routing loop classifying',
+    async () => {
+      const r = await bench('bundle', 'bundle', { BENCH_LOOPS: '5' });
+      for (const b of ['shared', 'unshared'])
+        expect(r[b]).toMatchObject({
+          bundleMb: expect.any(Number),
+          plain: { loops: 5, kbPerLoop: expect.any(Number) },
+          // The classification ran inside each workflow's own context, on the default model.
+          routing: { loops: 5, kbPerLoop: expect.any(Number), routedTo: 'security' },
+        });
+    },
+    SLOW,
+  );
+
+  it(
     'bench:timeouts (one task)',
     async () => {
       const r = await bench('timeouts', 'timeouts', { BENCH_TASKS: '1' });

@@ -16,6 +16,7 @@ import {
 } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { createWorker } from '../../src/workers/worker';
+import { sharedWorkflowModules } from '../../src/workers/workflow-bundle';
 import { DEV_SERVER_DYNAMIC_CONFIG_ARGS } from '../../src/core/constants';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../src/workflows/search-attributes';
 import type { LoopInputRaw } from '../../src/config/loop-input';
@@ -61,6 +62,8 @@ let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   bundle ??= bundleWorkflowCode({
     workflowsPath: require.resolve('../../src/workflows'),
+    // As the build and the worker bundle it: the routing model's modules shared by every loop.
+    preloadModules: sharedWorkflowModules(),
     logger: new DefaultLogger('WARN'),
   });
   return bundle;
