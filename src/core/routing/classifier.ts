@@ -12,7 +12,7 @@ import { routingProbabilitiesV4 } from './model-v4';
 import { V5_CERTAIN, routingModelV5Weights } from './model-v5';
 import { routingModelV6Weights } from './model-v6';
 import { routingModelV8Weights } from './model-v8';
-import { everydayOnly, EVERYDAY_WORDS } from './sense';
+import { everydayOnly, EVERYDAY_WORDS, EVERYDAY_WORDS_V9 } from './sense';
 import {
   COMPLEXITY_TERMS,
   COMPLEXITY_TERMS_V2,
@@ -164,7 +164,7 @@ export function normalizeText(s: string): string {
  */
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
-  model: ConfidenceModel = 'calibrated-v8',
+  model: ConfidenceModel = 'calibrated-v9',
   learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
@@ -335,7 +335,10 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v6` (v5 refitted, plus the small-work rule,
+ * How a classification's confidence is computed: `calibrated-v9` (v8's weights with v9's sense words: testing's
+ * mock and coverage, data's own exports and warehouses of goods, security's audit trail, ./sense.ts), `calibrated-v8` (v6's features
+ * refitted, v7's rules, hosted tools as cloud words), `calibrated-v7` (v6 plus the sense rules),
+ * `calibrated-v6` (v5 refitted, plus the small-work rule,
  * ./model-v6.ts), `calibrated-v5` (v4's features, weights fitted on more real text,
  * ./model-v5.ts), `calibrated-v4` (v3 plus the routing lexicon's features, ./model-v4.ts),
  * `calibrated-v3` (the v3 model: keyword features plus the text's own
@@ -343,6 +346,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v9'
   | 'calibrated-v8'
   | 'calibrated-v7'
   | 'calibrated-v6'
@@ -352,8 +356,10 @@ export type ConfidenceModel =
   | 'calibrated'
   | 'keywords';
 
-/** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 and v8. */
-const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || model === 'calibrated-v8';
+/** Whether a model has v8's rule (a hosted tool's vendor is a cloud word for FinOps): v8 and v9. */
+const hasV8Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v8' || model === 'calibrated-v9';
+/** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
+const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */
 const hasV6Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v6' || hasV7Rules(model);
 /** Whether a model has v5's rules (the certainty rule, chores, FinOps needing a cloud word): v5 to v8. */
@@ -622,7 +628,7 @@ function modelConfidences(
   const p = hasV6Rules(model)
     ? routingProbabilitiesV4(
         { evidence: k, tokens },
-        model === 'calibrated-v8' ? routingModelV8Weights() : routingModelV6Weights(),
+        hasV8Rules(model) ? routingModelV8Weights() : routingModelV6Weights(),
       )
     : model === 'calibrated-v5'
       ? routingProbabilitiesV4({ evidence: k, tokens }, routingModelV5Weights())
@@ -637,21 +643,22 @@ function modelConfidences(
   if (
     hasV5Rules(model) &&
     (p.domains.get(Domains.finops) ?? 0) > 0 &&
-    (!hasCloudContext(text, hasV6Rules(model), model === 'calibrated-v8') ||
-      (hasV7Rules(model) && finopsEverydayOnly(k.matched[Domains.finops], text, model === 'calibrated-v8')))
+    (!hasCloudContext(text, hasV6Rules(model), hasV8Rules(model)) ||
+      (hasV7Rules(model) && finopsEverydayOnly(k.matched[Domains.finops], text, hasV8Rules(model))))
   ) {
     p.general += p.domains.get(Domains.finops)!;
     p.domains.set(Domains.finops, 0);
     noCloud = true;
   }
   // v7: a domain matched only by its everyday words, in a text that names nothing of its technical world, is the
-  // product's own sense of them (./sense.ts): its probability counts as general too.
+  // product's own sense of them (./sense.ts): its probability counts as general too. v9 reads more words so.
   const everyday: string[] = [];
   if (hasV7Rules(model)) {
     const norm = normalizeText(text);
-    for (const d of Object.keys(EVERYDAY_WORDS)) {
+    const v9 = model === 'calibrated-v9';
+    for (const d of Object.keys(v9 ? EVERYDAY_WORDS_V9 : EVERYDAY_WORDS)) {
       const q = p.domains.get(d) ?? 0;
-      if (q > 0 && everydayOnly(d, k.matched[d], norm)) {
+      if (q > 0 && everydayOnly(d, k.matched[d], norm, v9)) {
         p.general += q;
         p.domains.set(d, 0);
         everyday.push(d);
