@@ -4,16 +4,16 @@
  * - session-state write and read latency (atomic write + zod-validated read; target < 5 ms);
  * - profile load latency (loadAgentProfile of the fixture profiles; target < 1 s) and routing overhead per handoff
  *   (parse + secret screen + chain rule + summary + session write + log append; target < 100 ms);
- * - accuracy of the routing model (v8, the default: v6's features fitted on more text, v7's sense rules, hosted tools
- *   as cloud words) on its splits (test/fixtures/routing/): training (V8_TRAIN of bench/fit-routing-v8.ts: the
- *   weights were fitted on them), calibration (calibration.json and heldout.json, the L2 strength, temperature and
- *   general offset were chosen on them) and two held-out splits written blind, by engineers who never saw the model or
- *   the other splits, committed before any model was measured on them, never tuned on (V8_HELD_OUT): the judged one
- *   (real GitHub issues with a sentence of their body plus PR-voice tasks; target >= 85 % of the tasks that should
- *   route routed to the right domain, 0 general tasks routed) and a second one (task descriptions as a new user types
- *   them). Plus each split's
- *   reliability table, the judged split without its texts close to another split's, and routing v7, v6, v5, v4, v3 and
- *   v2 (the models of loops recorded with them) on every blind split written after their fit;
+ * - accuracy of the routing model (v9, the default: v8's weights, v6's features fitted on more text, with the sense
+ *   rules of v7 and v9 and hosted tools as cloud words) on its splits (test/fixtures/routing/): training (V8_TRAIN of
+ *   bench/fit-routing-v8.ts: the weights were fitted on them), calibration (calibration.json and heldout.json, the L2
+ *   strength, temperature and general offset were chosen on them) and two held-out splits written blind, by engineers
+ *   who never saw the model or the other splits, committed before any model was measured on them, never tuned on
+ *   (V9_HELD_OUT of bench/routing-v9.ts): the judged one (real pull requests with a sentence of their description plus
+ *   hand-off notes; target >= 85 % of the tasks that should route routed to the right domain, 0 general tasks routed)
+ *   and a second one (chat-voice tasks). Plus each split's reliability table, the judged split without its texts close
+ *   to another split's, and routing v8, v7, v6, v5, v4, v3 and v2 (the models of loops recorded with them) on every
+ *   blind split written after their fit;
  * - prompt size of a routed specialist iteration vs the same iteration with every profile's instructions.
  * Figures go to bench/results/routing.json; the exit code is 1 when a target is missed. BENCH_TEXTS changes the
  * number of texts.
@@ -50,6 +50,7 @@ import { V5_TRAIN } from './fit-routing-v5';
 import { V6_CALIBRATION, V6_HELD_OUT, V6_TRAIN } from './fit-routing-v6';
 import { V8_CALIBRATION, V8_HELD_OUT, V8_TRAIN } from './fit-routing-v8';
 import { V7_HELD_OUT, V7_READ } from './routing-v7';
+import { V9_HELD_OUT, V9_READ } from './routing-v9';
 import { percentile, writeResult } from './stats';
 import { finishBench, type Verdicts } from './verdict';
 
@@ -73,6 +74,10 @@ const LATER = [
   'twentysecond',
   'twentythird',
   'twentyfourth',
+  'twentyfifth',
+  'twentysixth',
+  'twentyseventh',
+  'twentyeighth',
 ] as const;
 type Later = (typeof LATER)[number];
 
@@ -157,9 +162,10 @@ async function main(): Promise<void> {
   const sixth = read('heldout-sixth.json');
   // The blind splits written after v4's fit, by name: each scored by every older model. v6's held-out splits are the
   // fifteenth and sixteenth (V6_HELD_OUT) and those after them; v7's (its rules on v6's weights) the twentyfirst and
-  // twentysecond (V7_HELD_OUT); v8's (fitted on every split before them) the last two (V8_HELD_OUT).
+  // twentysecond (V7_HELD_OUT); v8's (fitted on every split before them) the twentythird and twentyfourth
+  // (V8_HELD_OUT); v9's (its rules on v8's weights) the last two (V9_HELD_OUT).
   const later = Object.fromEntries(LATER.map((n) => [n, read(`heldout-${n}.json`)])) as Record<Later, Labelled>;
-  const judged = later[V8_HELD_OUT.judged];
+  const judged = later[V9_HELD_OUT.judged];
   const judgedOnly = (origin: 'real' | 'written'): Labelled => ({
     tasks: judged.tasks.filter((t) => ((t as { source?: string }).source === 'written') === (origin === 'written')),
   });
@@ -172,7 +178,7 @@ async function main(): Promise<void> {
   // Every other split (training, calibration, every other held-out one).
   const spent = fs
     .readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && f !== `heldout-${V8_HELD_OUT.judged}.json`)
+    .filter((f) => f.endsWith('.json') && f !== `heldout-${V9_HELD_OUT.judged}.json`)
     .flatMap((f) => read(f).tasks);
   const judgedNovel: Labelled = {
     tasks: judged.tasks.filter((t) => !spent.some((o) => jaccard(t.text, o.text) >= 0.5)),
@@ -189,6 +195,7 @@ async function main(): Promise<void> {
   const v5Index = buildRoutingIndex(profiles, 'calibrated-v5');
   const v6Index = buildRoutingIndex(profiles, 'calibrated-v6');
   const v7Index = buildRoutingIndex(profiles, 'calibrated-v7');
+  const v8Index = buildRoutingIndex(profiles, 'calibrated-v8');
   const onLater = (idx: typeof v4Index) =>
     Object.fromEntries(
       LATER.map((k) => [`heldout${k[0].toUpperCase()}${k.slice(1)}`, evaluateSplit(later[k], idx)]),
@@ -324,19 +331,31 @@ async function main(): Promise<void> {
       what:
         'share of the tasks that should route (labelled with a domain) routed to that domain; general tasks routed ' +
         'to a specialist; reliability of the top domain probability',
-      model: 'calibrated-v8',
+      model: 'calibrated-v9',
       heldoutSplits: {
-        judged: `heldout-${V8_HELD_OUT.judged}.json`,
-        second: `heldout-${V8_HELD_OUT.second}.json`,
+        judged: `heldout-${V9_HELD_OUT.judged}.json`,
+        second: `heldout-${V9_HELD_OUT.second}.json`,
       },
+      /** The blind splits v9's rules were written on (V9_READ): development figures, not held out. */
+      read: V9_READ.map((k) => `heldout-${k}.json`),
       train: evaluateSplit({ tasks: V8_TRAIN.flatMap((f) => read(f).tasks) }, index),
       calibration: evaluateSplit({ tasks: V8_CALIBRATION.flatMap((f) => read(f).tasks) }, index),
       judged: evaluateSplit(judged, index),
       judgedReal: evaluateSplit(judgedOnly('real'), index),
       judgedWritten: evaluateSplit(judgedOnly('written'), index),
       judgedNovel: evaluateSplit(judgedNovel, index),
-      second: evaluateSplit(later[V8_HELD_OUT.second], index),
+      second: evaluateSplit(later[V9_HELD_OUT.second], index),
+      ...Object.fromEntries(
+        V9_READ.map((k) => [`read${k[0].toUpperCase()}${k.slice(1)}`, evaluateSplit(later[k], index)]),
+      ),
       target: { judgedAccuracy: 0.85, judgedGeneralRouted: 0 },
+      v8: {
+        model: 'calibrated-v8',
+        heldoutSplits: { judged: `heldout-${V8_HELD_OUT.judged}.json`, second: `heldout-${V8_HELD_OUT.second}.json` },
+        train: evaluateSplit({ tasks: V8_TRAIN.flatMap((f) => read(f).tasks) }, v8Index),
+        calibration: evaluateSplit({ tasks: V8_CALIBRATION.flatMap((f) => read(f).tasks) }, v8Index),
+        ...onLater(v8Index),
+      },
       v7: {
         model: 'calibrated-v7',
         heldoutSplits: { judged: `heldout-${V7_HELD_OUT.judged}.json`, second: `heldout-${V7_HELD_OUT.second}.json` },
@@ -433,11 +452,11 @@ async function main(): Promise<void> {
       `classification over ${texts.length} texts: p50 ${c.p50} ms, p95 ${c.p95} ms, p99 ${c.p99} ms (target p95 < 5 ms)`,
       `session state: write p95 ${result.sessionState.writeMs.p95} ms, read p95 ${result.sessionState.readMs.p95} ms`,
       `profile load p95 ${result.profileLoad.latencyMs.p95} ms; routing overhead per handoff p95 ${result.handoffOverhead.latencyMs.p95} ms`,
-      'routing v8 (the default model: v6 features fitted on more text, the sense rules, hosted tools as cloud words):',
+      'routing v9 (the default model: v8 weights, v6 features fitted on more text, the sense rules of v7 and v9, hosted tools as cloud words):',
       ...split('train (v8 weights fitted on)', a.train),
       ...split('calibration (L2, temperature, general offset chosen on)', a.calibration),
       ...split(`HELD-OUT ${a.heldoutSplits.judged} (blind, never tuned on; target >= 85%, 0 general routed)`, a.judged),
-      ...split('  its real GitHub issues only', a.judgedReal),
+      ...split('  its real GitHub threads only', a.judgedReal),
       ...split('  its written texts only', a.judgedWritten),
       ...split("  without the texts close to another split's", a.judgedNovel),
       `  misses:`,
@@ -445,6 +464,20 @@ async function main(): Promise<void> {
       ...split(`SECOND HELD-OUT ${a.heldoutSplits.second} (blind, never tuned on)`, a.second),
       `  misses:`,
       ...a.second.wrong.map((w) => `    ${w}`),
+      `the splits v9's rules were written on (${a.read.join(', ')}: development figures):`,
+      ...Object.entries(a)
+        .filter(
+          (e): e is [string, SplitFigures] => e[0].startsWith('read') && typeof e[1] === 'object' && 'accuracy' in e[1],
+        )
+        .map(([k, f]) => {
+          return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
+        }),
+      `routing v8 (for loops recorded with it; held out on ${a.v8.heldoutSplits.judged} and ${a.v8.heldoutSplits.second}):`,
+      ...Object.entries(a.v8)
+        .filter((e): e is [string, SplitFigures] => typeof e[1] === 'object' && 'accuracy' in e[1])
+        .map(([k, f]) => {
+          return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
+        }),
       `routing v7 (for loops recorded with it; its rules were read on ${a.v7.read.join(', ')}, held out on ` +
         `${a.v7.heldoutSplits.judged} and ${a.v7.heldoutSplits.second}):`,
       ...Object.entries(a.v7)

@@ -37,7 +37,7 @@ const SLOW = 300_000;
 
 describe('every bench completes at tiny sizes and writes its results', () => {
   it(
-    'bench:routing: v8 on its splits (a blind held-out split judged, a second alongside; v7, v6, v5, v4, v3 and v2 too), reliability tables and latency',
+    'bench:routing: v9 on its splits (a blind held-out split judged, a second alongside; v8, v7, v6, v5, v4, v3 and v2 too), reliability tables and latency',
     async () => {
       const r = await bench('routing', 'routing', { BENCH_TEXTS: '500' });
       const a = r.accuracy as Record<string, { tasks: number; shouldRoute: number; reliability: { rows: unknown[] } }>;
@@ -46,8 +46,15 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         expect(a[s].reliability.rows).toHaveLength(6);
       }
       expect(r.accuracy).toMatchObject({
-        model: 'calibrated-v8',
-        heldoutSplits: { judged: 'heldout-twentyfourth.json', second: 'heldout-twentythird.json' },
+        model: 'calibrated-v9',
+        heldoutSplits: { judged: 'heldout-twentyeighth.json', second: 'heldout-twentyseventh.json' },
+        // The blind splits v9's rules were written on: named, and reported as development figures.
+        read: [
+          'heldout-twentythird.json',
+          'heldout-twentyfourth.json',
+          'heldout-twentyfifth.json',
+          'heldout-twentysixth.json',
+        ],
       });
       expect(a.judged.tasks).toBeGreaterThanOrEqual(150);
       expect(a.second.tasks).toBeGreaterThanOrEqual(150);
@@ -57,8 +64,13 @@ describe('every bench completes at tiny sizes and writes its results', () => {
       expect(
         (r.accuracy as Record<string, { zeroGeneral: { minConfidence: number; accuracy: number } }>).judged,
       ).toMatchObject({ zeroGeneral: { minConfidence: expect.any(Number), accuracy: expect.any(Number) } });
-      const older = r.accuracy as Record<'v2' | 'v3' | 'v4' | 'v5' | 'v6' | 'v7', Record<string, { tasks: number }>>;
-      for (const m of ['v2', 'v3', 'v4', 'v5', 'v6', 'v7'] as const)
+      for (const k of ['Twentythird', 'Twentyfourth', 'Twentyfifth', 'Twentysixth'])
+        expect((r.accuracy as Record<string, { tasks: number }>)[`read${k}`].tasks).toBeGreaterThanOrEqual(150);
+      const older = r.accuracy as Record<
+        'v2' | 'v3' | 'v4' | 'v5' | 'v6' | 'v7' | 'v8',
+        Record<string, { tasks: number }>
+      >;
+      for (const m of ['v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8'] as const)
         for (const k of [
           'Seventh',
           'Eighth',
@@ -78,10 +90,18 @@ describe('every bench completes at tiny sizes and writes its results', () => {
           'Twentysecond',
           'Twentythird',
           'Twentyfourth',
+          'Twentyfifth',
+          'Twentysixth',
+          'Twentyseventh',
+          'Twentyeighth',
         ])
           expect(older[m][`heldout${k}`].tasks).toBeGreaterThanOrEqual(150);
-      expect(older.v7.heldoutTwentyfourth.tasks).toBe(a.judged.tasks);
-      expect(older.v7.heldoutTwentythird.tasks).toBe(a.second.tasks);
+      expect(older.v8.heldoutTwentyeighth.tasks).toBe(a.judged.tasks);
+      expect(older.v8.heldoutTwentyseventh.tasks).toBe(a.second.tasks);
+      expect((r.accuracy as { v8: { heldoutSplits: unknown } }).v8.heldoutSplits).toEqual({
+        judged: 'heldout-twentyfourth.json',
+        second: 'heldout-twentythird.json',
+      });
       // v7's rules were read on six blind splits, which v8 trains on: named, and reported with the other later splits.
       expect((r.accuracy as { v7: { read: string[] } }).v7.read).toEqual([
         'heldout-fifteenth.json',
@@ -91,8 +111,8 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         'heldout-nineteenth.json',
         'heldout-twentieth.json',
       ]);
-      for (const k of ['Twentythird', 'Twentyfourth'])
-        expect((older.v7[`heldout${k}`] as unknown as { general: number }).general).toBeGreaterThanOrEqual(30);
+      for (const k of ['Twentythird', 'Twentyfourth', 'Twentyfifth', 'Twentysixth', 'Twentyseventh', 'Twentyeighth'])
+        expect((older.v8[`heldout${k}`] as unknown as { general: number }).general).toBeGreaterThanOrEqual(30);
       expect(older.v4.heldoutSixth.tasks).toBeGreaterThanOrEqual(200);
       expect(older.v4.heldoutThird.tasks).toBeGreaterThanOrEqual(200);
       expect(older.v4.heldoutFresh.tasks).toBeGreaterThanOrEqual(200);

@@ -47,7 +47,7 @@ describe('ralph route explain', () => {
     expect(r.stdout).toMatch(/security\s+0\.\d+\s+review, security, (\w+, )*injection, vulnerabilities/);
     expect(r.stdout).toMatch(/general \(no specialist\)\s+0\.\d+/);
     const j = JSON.parse((await ralph(['route', 'explain', text, '--profiles', PROFILES, '--json'])).stdout);
-    expect(j).toMatchObject({ model: 'calibrated-v8', decidedBy: 'routed' });
+    expect(j).toMatchObject({ model: 'calibrated-v9', decidedBy: 'routed' });
     // The probabilities of the domains shown and of no specialist add up to 1 (v3 and v4 leave out unmatched ones < 0.05).
     const sum = Object.values(j.confidences as Record<string, number>).reduce((a, b) => a + b, 0) + j.general;
     expect(Math.abs(sum - 1)).toBeLessThan(0.01);

@@ -43,6 +43,9 @@ describe('ralphLoop replay', () => {
         // Routing v8 (patch routing-v8-model, asked at the start after routing-v7-model): the v8 weights with v7's
         // rules route it.
         'routing-v8-model.json',
+        // Routing v9 (patch routing-v9-model, asked at the start after routing-v8-model): v8's weights with v9's sense
+        // rules route it.
+        'routing-v9-model.json',
         // Fused iterations (patch fused-iteration-v1): detection pass and check inside the agent's activity; one
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',

@@ -10,7 +10,14 @@ import { AntiLazinessTracker } from '../../core/anti-laziness';
 import { PERSIST_ACTIVITY_PATCH, loopActivities, validateLoopInputOn, type HostHooks } from './activities';
 import type { RalphLoopCarry } from './carry';
 import { nowIso, type LiveHandles, type LoopContext } from './context';
-import { ROUTING_V4_PATCH, ROUTING_V5_PATCH, ROUTING_V6_PATCH, ROUTING_V7_PATCH, ROUTING_V8_PATCH } from './routing';
+import {
+  ROUTING_V4_PATCH,
+  ROUTING_V5_PATCH,
+  ROUTING_V6_PATCH,
+  ROUTING_V7_PATCH,
+  ROUTING_V8_PATCH,
+  ROUTING_V9_PATCH,
+} from './routing';
 import { asLoopFailure } from './failures';
 import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
 import { unsandboxedLine } from '../../core/sandbox';
@@ -121,6 +128,7 @@ export function createContext(
   const routingV6 = patched(ROUTING_V6_PATCH);
   const routingV7 = patched(ROUTING_V7_PATCH);
   const routingV8 = patched(ROUTING_V8_PATCH);
+  const routingV9 = patched(ROUTING_V9_PATCH);
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -143,6 +151,7 @@ export function createContext(
     routingV6,
     routingV7,
     routingV8,
+    routingV9,
     ...(notifiesParent ? { notifiesParent } : {}),
   };
 }

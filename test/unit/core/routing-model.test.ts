@@ -77,7 +77,16 @@ describe('the routing model', () => {
     expect(r.ece).toBeGreaterThan(0);
   });
 
-  it.each(['calibrated', 'calibrated-v3', 'calibrated-v4', 'calibrated-v5', 'calibrated-v6', 'calibrated-v7', 'calibrated-v8'] as const)(
+  it.each([
+    'calibrated',
+    'calibrated-v3',
+    'calibrated-v4',
+    'calibrated-v5',
+    'calibrated-v6',
+    'calibrated-v7',
+    'calibrated-v8',
+    'calibrated-v9',
+  ] as const)(
     'routes only above 0.70 probability and complexity above 3, on every labelled text of every split (%s)',
     async (model) => {
       const { profiles } = await loadAgentProfiles({ workspace: FIXTURES, dir: path.join(FIXTURES, 'agents') });
