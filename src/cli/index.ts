@@ -117,4 +117,18 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   }
 }
 
-if (require.main === module) void main();
+/**
+ * A reader that goes away (`ralph list | head`) closes the pipe: stop quietly, as Unix tools do, instead of a stack
+ * trace for the EPIPE of the next write.
+ */
+export function exitQuietlyOnClosedPipe(stream: NodeJS.WriteStream = process.stdout): void {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
+if (require.main === module) {
+  exitQuietlyOnClosedPipe();
+  void main();
+}

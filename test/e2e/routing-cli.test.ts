@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import execa from 'execa';
 import { Harness, scriptedLoop, tempWorkspace } from '../helpers/env';
 
@@ -73,6 +74,42 @@ describe('ralph route explain', () => {
     // A raised confidence threshold: the confidence threshold decides.
     const high = await ralph(['route', 'explain', text, '--profiles', PROFILES, '--min-confidence', '0.9999']);
     expect(high.stdout).toMatch(/decided by\s+minConfidence: probability 0\.\d+ is not above 0\.9999/);
+  });
+
+  it('classifies with an older routing model on --model, as a loop recorded with it replays', async () => {
+    const exam = 'Driving school portal: instructors record mock test results and see each learner pass/fail history.';
+    const now = await ralph(['route', 'explain', exam, '--profiles', PROFILES]);
+    expect(now.stdout).toMatch(/model\s+routing v9 \(calibrated-v9\)/);
+    expect(now.stdout).toMatch(/agent\s+base \(base agent\)/);
+    const v8 = await ralph(['route', 'explain', exam, '--profiles', PROFILES, '--model', 'v8']);
+    expect(v8.code).toBe(0);
+    expect(v8.stdout).toMatch(/model\s+routing v8 \(calibrated-v8\)/);
+    expect(v8.stdout).toMatch(/domain\s+testing/);
+    expect(v8.stdout).toMatch(/\(routed\)/);
+    const v1 = JSON.parse(
+      (await ralph(['route', 'explain', exam, '--profiles', PROFILES, '--model', 'keywords', '--json'])).stdout,
+    );
+    expect(v1).toMatchObject({ model: 'keywords' });
+    const bad = await ralph(['route', 'explain', exam, '--profiles', PROFILES, '--model', 'v10']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--model: unknown routing model "v10": use v9, v8, .*v1/);
+  });
+
+  it('stops quietly when its reader closes the pipe', async () => {
+    const child = spawn(
+      process.execPath,
+      [CLI, 'route', 'explain', 'Fix the XSS in comments', '--profiles', PROFILES],
+      {
+        env: { ...process.env, TEMPORAL_ADDRESS: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(code).toBe(0);
   });
 
   it('keeps a general task with the base agent', async () => {

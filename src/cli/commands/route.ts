@@ -14,18 +14,42 @@ import { routeLoop } from '../../client';
 import { DEFAULT_PROFILES_DIR } from '../../config/routing';
 import {
   ROUTING_DEFAULTS,
+  ROUTING_MODEL_VERSIONS,
   buildRoutingIndex,
   classify,
   isCalibrated,
   type Classification,
+  type ConfidenceModel,
 } from '../../core/routing/classifier';
 import { routePayloadProblem, type RoutePayload } from '../../core/routing/signal';
 import { defaultBy } from '../signal-helpers';
 import { CommandFailedError, UsageError, runCommand, table } from '../run-command';
 
+/** The routing version of a model id (`calibrated-v8` → `v8`). */
+const versionOf = (model: ConfidenceModel): string =>
+  Object.entries(ROUTING_MODEL_VERSIONS).find(([, m]) => m === model)?.[0] ?? model;
+
+/** `--model`: a routing version (`v8`) or a model id (`calibrated-v8`), as the model id. */
+const ModelOption = z
+  .string()
+  .transform((v, ctx): ConfidenceModel => {
+    const key = v.trim().toLowerCase();
+    const model = ROUTING_MODEL_VERSIONS[key] ?? Object.values(ROUTING_MODEL_VERSIONS).find((m) => m === key);
+    if (model) return model;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        `unknown routing model "${v}": use ${Object.keys(ROUTING_MODEL_VERSIONS).join(', ')} ` +
+        '(the version a loop recorded with it replays with; default the newest)',
+    });
+    return z.NEVER;
+  })
+  .optional();
+
 /** Options of `ralph route explain`. */
 export const RouteExplainOptions = z.object({
   profiles: z.string().min(1).default(DEFAULT_PROFILES_DIR),
+  model: ModelOption,
   minConfidence: z.coerce.number().min(0).max(1).default(ROUTING_DEFAULTS.minConfidence),
   minComplexity: z.coerce.number().int().min(0).max(10).default(ROUTING_DEFAULTS.minComplexity),
   json: z.boolean().default(false),
@@ -52,9 +76,10 @@ export async function explainRoute(
   text: string,
   dir: string,
   rules = { minConfidence: ROUTING_DEFAULTS.minConfidence, minComplexity: ROUTING_DEFAULTS.minComplexity },
+  model?: ConfidenceModel,
 ): Promise<RouteExplanation> {
   const r = await loadAgentProfiles({ workspace: process.cwd(), dir });
-  const c = classify(text, buildRoutingIndex(r.profiles), rules);
+  const c = classify(text, buildRoutingIndex(r.profiles, model), rules);
   return {
     ...c,
     profilesDir: r.dir,
@@ -100,6 +125,7 @@ export function explanationLines(
     `complexity   ${e.complexity}`,
     `decided by   ${decidedLine(e, rules)}`,
     `agent        ${e.agent}${e.route ? ' (routed)' : ' (base agent)'}`,
+    `model        routing ${versionOf(e.model)} (${e.model})`,
     'why',
     ...e.why.map((w) => `  - ${w}`),
   ];
@@ -153,11 +179,15 @@ export function routeCommand(program: Command): Command {
     .option('--profiles <dir>', `the profiles folder (default ./${DEFAULT_PROFILES_DIR})`)
     .option('--min-confidence <x>', `route above this confidence (default ${ROUTING_DEFAULTS.minConfidence})`)
     .option('--min-complexity <n>', `route above this complexity (default ${ROUTING_DEFAULTS.minComplexity})`)
+    .option(
+      '--model <version>',
+      `classify with an older routing model, as a loop recorded with it replays (${Object.keys(ROUTING_MODEL_VERSIONS).join(', ')}; default ${Object.keys(ROUTING_MODEL_VERSIONS)[0]})`,
+    )
     .option('--json', 'print the classification as JSON')
     .action(
       runCommand(RouteExplainOptions, async (o, [text], ctx) => {
         if (!text?.trim()) throw new UsageError('give the task text: ralph route explain "<task text>"');
-        const e = await explainRoute(text, o.profiles, o);
+        const e = await explainRoute(text, o.profiles, o, o.model);
         for (const w of e.warnings) ctx.out.note(`warning: ${w}`);
         if (o.json) return ctx.out.json(e);
         if (!e.profiles.length)

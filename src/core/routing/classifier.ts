@@ -356,6 +356,22 @@ export type ConfidenceModel =
   | 'calibrated'
   | 'keywords';
 
+/**
+ * Every confidence model by the routing version that introduced it, newest first (`ralph route explain --model v8`
+ * classifies as a loop recorded with routing v8 replays).
+ */
+export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v9: 'calibrated-v9',
+  v8: 'calibrated-v8',
+  v7: 'calibrated-v7',
+  v6: 'calibrated-v6',
+  v5: 'calibrated-v5',
+  v4: 'calibrated-v4',
+  v3: 'calibrated-v3',
+  v2: 'calibrated',
+  v1: 'keywords',
+};
+
 /** Whether a model has v8's rule (a hosted tool's vendor is a cloud word for FinOps): v8 and v9. */
 const hasV8Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v8' || model === 'calibrated-v9';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
