@@ -12,7 +12,7 @@ import { routingProbabilitiesV4 } from './model-v4';
 import { V5_CERTAIN, routingModelV5Weights } from './model-v5';
 import { routingModelV6Weights } from './model-v6';
 import { routingModelV8Weights } from './model-v8';
-import { everydayOnly, EVERYDAY_WORDS, EVERYDAY_WORDS_V9 } from './sense';
+import { everydayOnly, EVERYDAY_WORDS, EVERYDAY_WORDS_V9, EVERYDAY_WORDS_V10, type SenseVersion } from './sense';
 import {
   COMPLEXITY_TERMS,
   COMPLEXITY_TERMS_V2,
@@ -184,7 +184,7 @@ export function buildRoutingIndex(
     into.set(t, hit.profile ? hits.filter((h) => h.profile || h.domain === hit.domain) : hits);
   };
   const domains = new Set<string>();
-  for (const [domain, kws] of Object.entries(builtinVocabulary(model === 'keywords' ? 1 : 2)) as [
+  for (const [domain, kws] of Object.entries(builtinVocabulary(model === 'keywords' ? 1 : model === 'calibrated-v10' ? 3 : 2)) as [
     string,
     readonly WeightedKeyword[],
   ][]) {
@@ -346,6 +346,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v10'
   | 'calibrated-v9'
   | 'calibrated-v8'
   | 'calibrated-v7'
@@ -361,6 +362,7 @@ export type ConfidenceModel =
  * classifies as a loop recorded with routing v8 replays).
  */
 export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v10: 'calibrated-v10',
   v9: 'calibrated-v9',
   v8: 'calibrated-v8',
   v7: 'calibrated-v7',
@@ -372,8 +374,9 @@ export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> =
   v1: 'keywords',
 };
 
-/** Whether a model has v8's rule (a hosted tool's vendor is a cloud word for FinOps): v8 and v9. */
-const hasV8Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v8' || model === 'calibrated-v9';
+/** Whether a model has v8's rule (a hosted tool's vendor is a cloud word for FinOps) and weights: v8 to v10. */
+const hasV8Rules = (model: ConfidenceModel): boolean =>
+  model === 'calibrated-v8' || model === 'calibrated-v9' || model === 'calibrated-v10';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
 const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */
@@ -671,10 +674,10 @@ function modelConfidences(
   const everyday: string[] = [];
   if (hasV7Rules(model)) {
     const norm = normalizeText(text);
-    const v9 = model === 'calibrated-v9';
-    for (const d of Object.keys(v9 ? EVERYDAY_WORDS_V9 : EVERYDAY_WORDS)) {
+    const v: SenseVersion = model === 'calibrated-v10' ? 10 : model === 'calibrated-v9' ? 9 : 7;
+    for (const d of Object.keys(v === 10 ? EVERYDAY_WORDS_V10 : v === 9 ? EVERYDAY_WORDS_V9 : EVERYDAY_WORDS)) {
       const q = p.domains.get(d) ?? 0;
-      if (q > 0 && everydayOnly(d, k.matched[d], norm, v9)) {
+      if (q > 0 && everydayOnly(d, k.matched[d], norm, v)) {
         p.general += q;
         p.domains.set(d, 0);
         everyday.push(d);

@@ -199,108 +199,111 @@ const TESTING_WORLD: readonly string[] = [
   'bug',
 ];
 
+/** SRE's technical world (v7, v8). */
+const SRE_WORLD: readonly string[] = [
+  'services?',
+  'servers?',
+  'production',
+  'prod',
+  'uptime',
+  'latency',
+  'p9\\d',
+  'error rates?',
+  'slos?',
+  'slis?',
+  'error budgets?',
+  'pager ?duty',
+  'opsgenie',
+  'grafana',
+  'prometheus',
+  'alert ?manager',
+  'pingdom',
+  'exporters?',
+  'scrapes?',
+  'flapping',
+  'noisy',
+  'noise',
+  'synthetic',
+  'pag(?:ed|ing)',
+  'pages? (?:on ?call|oncall|someone|whoever|the|us|me|them|out)',
+  'pager',
+  'thresholds?',
+  'game day',
+  'zones?',
+  'dns',
+  'data ?dog',
+  'metrics?',
+  'heartbeats?',
+  'dashboards?',
+  'logs',
+  'logging',
+  'log (?:lines?|files?|levels?|shipping|aggregation|retention|volume|messages?)',
+  '(?:error|access|server|app|application|system|structured|json) logs?',
+  'tracing',
+  'traces',
+  'otel',
+  'telemetry',
+  'kubernetes',
+  'k8s',
+  'pods?',
+  'nodes?',
+  'clusters?',
+  'deploy\\w*',
+  'rollbacks?',
+  'load balancer\\w*',
+  'databases?',
+  'db',
+  'queues?',
+  'kafka',
+  'redis',
+  'cpu',
+  'memory',
+  'disk',
+  '5\\d\\d',
+  '5xx',
+  'health ?checks?',
+  'runbooks?',
+  'post ?mortems?',
+  'status page',
+  'api',
+  'endpoints?',
+  'workers?',
+  'timeouts?',
+  'retries',
+  'circuit breakers?',
+  'response times?',
+  'sre',
+  'monitor\\w*',
+  'observability',
+  '(?:site|website|app|portal|service|system|server|stream|api|gateway|checkout|platform) (?:is |was |went |goes |keeps going |keeps |kept )?(?:down|offline|crash\\w*)',
+  '(?:went|goes|going|go|was|is) (?:down|offline)',
+  'offline',
+  'crash\\w*',
+  'outages? (?:on|of|at|in) (?:the|our)',
+  'write ?ups?',
+  'timeline',
+  'contributing factors',
+  'who (?:was|is) (?:responsible|in charge)',
+  'severity',
+  'incident (?:commander|process|response|review|channel|management)',
+  'escalat\\w*',
+  'woken',
+  'wakes?',
+  '(?:on call|oncall) (?:engineers?|handoff|rotation|schedule|person|team)',
+  'person on call',
+  'whoever is on',
+  '(?:automatic|automated) (?:warnings?|warning emails?)',
+  'failover',
+  'redundan\\w*',
+  'backups?',
+  'restore',
+  'gateway',
+  '(?:the|our) (?:platform|infrastructure)',
+];
+
 /** What each covered domain's technical world sounds like, on the normalized text. */
 const TECHNICAL_WORLD: Readonly<Record<string, RegExp>> = {
-  sre: words(
-    'services?',
-    'servers?',
-    'production',
-    'prod',
-    'uptime',
-    'latency',
-    'p9\\d',
-    'error rates?',
-    'slos?',
-    'slis?',
-    'error budgets?',
-    'pager ?duty',
-    'opsgenie',
-    'grafana',
-    'prometheus',
-    'alert ?manager',
-    'pingdom',
-    'exporters?',
-    'scrapes?',
-    'flapping',
-    'noisy',
-    'noise',
-    'synthetic',
-    'pag(?:ed|ing)',
-    'pages? (?:on ?call|oncall|someone|whoever|the|us|me|them|out)',
-    'pager',
-    'thresholds?',
-    'game day',
-    'zones?',
-    'dns',
-    'data ?dog',
-    'metrics?',
-    'heartbeats?',
-    'dashboards?',
-    'logs',
-    'logging',
-    'log (?:lines?|files?|levels?|shipping|aggregation|retention|volume|messages?)',
-    '(?:error|access|server|app|application|system|structured|json) logs?',
-    'tracing',
-    'traces',
-    'otel',
-    'telemetry',
-    'kubernetes',
-    'k8s',
-    'pods?',
-    'nodes?',
-    'clusters?',
-    'deploy\\w*',
-    'rollbacks?',
-    'load balancer\\w*',
-    'databases?',
-    'db',
-    'queues?',
-    'kafka',
-    'redis',
-    'cpu',
-    'memory',
-    'disk',
-    '5\\d\\d',
-    '5xx',
-    'health ?checks?',
-    'runbooks?',
-    'post ?mortems?',
-    'status page',
-    'api',
-    'endpoints?',
-    'workers?',
-    'timeouts?',
-    'retries',
-    'circuit breakers?',
-    'response times?',
-    'sre',
-    'monitor\\w*',
-    'observability',
-    '(?:site|website|app|portal|service|system|server|stream|api|gateway|checkout|platform) (?:is |was |went |goes |keeps going |keeps |kept )?(?:down|offline|crash\\w*)',
-    '(?:went|goes|going|go|was|is) (?:down|offline)',
-    'offline',
-    'crash\\w*',
-    'outages? (?:on|of|at|in) (?:the|our)',
-    'write ?ups?',
-    'timeline',
-    'contributing factors',
-    'who (?:was|is) (?:responsible|in charge)',
-    'severity',
-    'incident (?:commander|process|response|review|channel|management)',
-    'escalat\\w*',
-    'woken',
-    'wakes?',
-    '(?:on call|oncall) (?:engineers?|handoff|rotation|schedule|person|team)',
-    'person on call',
-    'whoever is on',
-    '(?:automatic|automated) (?:warnings?|warning emails?)',
-    'failover',
-    'redundan\\w*',
-    'backups?',
-    'restore',
-    'gateway',
-    '(?:the|our) (?:platform|infrastructure)',
-  ),
+  sre: words(...SRE_WORLD),
   security: words(...SECURITY_WORLD),
   devops: words(
     'ci',
@@ -535,7 +538,7 @@ const DATA_WORLD: readonly string[] = [
  * What a product's own sense of data's words sounds like (v9): a download or export of what it shows, or a
  * warehouse of goods. Data's everyday words count as everyday only in a text that says one of these.
  */
-const DATA_PRODUCT_SENSE = words(
+const DATA_PRODUCT_SENSE_WORDS: readonly string[] = [
   'csv',
   'exports?',
   'exporting',
@@ -555,7 +558,8 @@ const DATA_PRODUCT_SENSE = words(
   'docks?',
   'shipments?',
   'couriers?',
-);
+];
+const DATA_PRODUCT_SENSE = words(...DATA_PRODUCT_SENSE_WORDS);
 
 const TECHNICAL_WORLD_V9: Readonly<Record<string, RegExp>> = {
   ...TECHNICAL_WORLD,
@@ -565,21 +569,201 @@ const TECHNICAL_WORLD_V9: Readonly<Record<string, RegExp>> = {
 };
 
 /**
- * Whether `domain`'s evidence in a text is only its everyday words used outside its technical world (v7; `v9`: with
- * v9's words and worlds): some keyword matched it, every keyword it matched is an everyday word ({@link
- * EVERYDAY_WORDS}, {@link EVERYDAY_WORDS_V9}), and the normalized text names nothing of the domain's technical world.
+ * Routing v10's everyday words: v9's, plus SRE's "monitor" (a wine shop's cellar monitor page), docs' "page" and
+ * "link" (a product's countdown page, a pre-save link), backend's HTTP verb "get" (patrons get a token) and data's
+ * "daily", "weekly" and "monthly" beside a warehouse of goods (average daily sales per SKU).
+ */
+export const EVERYDAY_WORDS_V10: Readonly<Record<string, ReadonlySet<string>>> = {
+  ...EVERYDAY_WORDS_V9,
+  sre: new Set([...EVERYDAY_WORDS_V9.sre, 'monitor']),
+  docs: new Set(['page', 'link']),
+  backend: new Set(['get']),
+  data: new Set([...EVERYDAY_WORDS_V9.data, 'daily', 'weekly', 'monthly']),
+};
+
+/** SRE's technical world in v10: v7's, where a monitor is one of a system's (not a product's page or screen). */
+const SRE_WORLD_V10: readonly string[] = [
+  ...SRE_WORLD.filter((w) => w !== 'monitor\\w*'),
+  'monitoring',
+  'monitored',
+  'monitors? (?:for|on|that|which|when|to|the|our|its|every|each|all|and alert\\w*)',
+  '(?:uptime|synthetic|health|http|api|cron|heartbeat|service|server|status|latency|error|queue|disk|cpu|memory|endpoint|ping|black ?box) monitors?',
+];
+
+/** Docs' technical world (v10): documentation, its sites, tools and parts. */
+const DOCS_WORLD: readonly string[] = [
+  'docs?',
+  'documentation',
+  'documented',
+  'undocumented',
+  'readmes?',
+  'wiki\\w*',
+  'changelogs?',
+  'release notes',
+  'docstrings?',
+  'tutorials?',
+  'guides?',
+  'how ?tos?',
+  'faqs?',
+  'help (?:center|centre|pages?|articles?|texts?)',
+  'knowledge base',
+  '(?:api )?references?',
+  'markdown',
+  'mdx',
+  'md',
+  'rst',
+  'sphinx',
+  'mkdocs',
+  'docusaurus',
+  'redoc',
+  'swagger',
+  'openapi',
+  'jsdoc',
+  'tsdoc',
+  'typedoc',
+  'javadoc',
+  'rustdoc',
+  'godoc',
+  'man pages?',
+  'examples?',
+  'comments?',
+  'explain\\w*',
+  '(?:broken|dead|stale|outdated) links?',
+  'anchors?',
+  'headings?',
+  'table of contents',
+  'toc',
+  'diagrams?',
+  'mermaid',
+  'contributing',
+  'handbook',
+  'manual',
+  'glossary',
+  'adrs?',
+  'typos?',
+  'wording',
+  'screenshots?',
+  'onboarding',
+  'describ\\w*',
+  'data dictionar\\w*',
+  '(?:configuration|config) options',
+];
+
+/** Backend's technical world (v10): a server's APIs, handlers, stores and queues. */
+const BACKEND_WORLD: readonly string[] = [
+  'apis?',
+  'endpoints?',
+  'routes?',
+  'rest',
+  'http\\w*',
+  'graphql',
+  'grpc',
+  'servers?',
+  'server side',
+  'services?',
+  'microservices?',
+  'handlers?',
+  'controllers?',
+  'middleware',
+  'requests?',
+  'responses?',
+  'status codes?',
+  '[45]\\d\\d',
+  'json',
+  'payloads?',
+  'orm',
+  'databases?',
+  'db',
+  'sql',
+  'quer(?:y|ies)',
+  'cach\\w*',
+  'redis',
+  'queues?',
+  'workers?',
+  'webhooks?',
+  'backend',
+  'django',
+  'rails',
+  'flask',
+  'fastapi',
+  'express',
+  'spring',
+  'laravel',
+  'nestjs',
+  'params?',
+  'parameters?',
+  'query strings?',
+  'headers?',
+  'urls?',
+  'curl',
+  // Concurrency in the server's own logic ("two people book the last seat at the same moment").
+  'race\\w*',
+  'same (?:moment|time|instant|second)',
+  'concurren\\w*',
+  'simultaneous\\w*',
+  'transactions?',
+  'lock\\w*',
+  'idempoten\\w*',
+];
+
+/** Data engineering's technical world in v10: v9's, where "daily" and the like name a batch (not daily sales). */
+const DATA_WORLD_V10: readonly string[] = [
+  ...DATA_WORLD.filter((w) => w !== 'nightly' && w !== 'daily' && w !== 'hourly'),
+  '(?:nightly|daily|hourly|weekly|monthly) (?:jobs?|loads?|runs?|batch\\w*|snapshots?|partitions?|syncs?|aggregat\\w*|refresh\\w*|imports?|ingest\\w*|dags?|etl|elt|exports? to|dumps?|extracts?|rollups?)',
+  'nightly',
+  'hourly',
+];
+
+/** Goods in a warehouse or a shop (v10): beside them "daily" is a rate of sales, not a batch. */
+const GOODS_WORDS: readonly string[] = [
+  'stock',
+  'skus?',
+  'on hand',
+  'in stock',
+  'stock levels?',
+  'reorder\\w*',
+  'bins?',
+  'pallets?',
+  'shel(?:f|ves)',
+  'aisles?',
+];
+const GOODS = words(...GOODS_WORDS);
+/** Data's calendar words, everyday in v10 only beside {@link GOODS}. */
+const CALENDAR_WORDS: ReadonlySet<string> = new Set(['daily', 'weekly', 'monthly']);
+
+/** What a product's own sense of data's words sounds like in v10: v9's, plus a shop's stock units. */
+const DATA_PRODUCT_SENSE_V10 = words(...DATA_PRODUCT_SENSE_WORDS, ...GOODS_WORDS);
+
+const TECHNICAL_WORLD_V10: Readonly<Record<string, RegExp>> = {
+  ...TECHNICAL_WORLD_V9,
+  sre: words(...SRE_WORLD_V10),
+  docs: words(...DOCS_WORLD),
+  backend: words(...BACKEND_WORLD),
+  data: words(...DATA_WORLD_V10),
+};
+
+/** Which routing version's sense rule to apply: v7 (and v8), v9 or v10 (`false` is v7, `true` v9). */
+export type SenseVersion = 7 | 9 | 10;
+
+/**
+ * Whether `domain`'s evidence in a text is only its everyday words used outside its technical world (v7; v9 and v10
+ * with their words and worlds): some keyword matched it, every keyword it matched is an everyday word ({@link
+ * EVERYDAY_WORDS}, {@link EVERYDAY_WORDS_V9}, {@link EVERYDAY_WORDS_V10}), and the normalized text names nothing of
+ * the domain's technical world. Data's words count as everyday only beside a product's own sense of them (v9, v10).
  * False for the domains the rule does not cover.
  */
 export function everydayOnly(
   domain: string,
   matched: readonly string[] | undefined,
   norm: string,
-  v9 = false,
+  version: SenseVersion | boolean = 7,
 ): boolean {
-  const everyday = (v9 ? EVERYDAY_WORDS_V9 : EVERYDAY_WORDS)[domain];
-  const world = (v9 ? TECHNICAL_WORLD_V9 : TECHNICAL_WORLD)[domain];
+  const v = version === true ? 9 : version === false ? 7 : version;
+  const everyday = (v === 10 ? EVERYDAY_WORDS_V10 : v === 9 ? EVERYDAY_WORDS_V9 : EVERYDAY_WORDS)[domain];
+  const world = (v === 10 ? TECHNICAL_WORLD_V10 : v === 9 ? TECHNICAL_WORLD_V9 : TECHNICAL_WORLD)[domain];
   if (!everyday || !world || !matched?.length) return false;
   if (!matched.every((k) => everyday.has(singular(k)) || everyday.has(k))) return false;
-  if (v9 && domain === 'data' && !DATA_PRODUCT_SENSE.test(norm)) return false;
+  if (domain === 'data' && v >= 9 && !(v === 10 ? DATA_PRODUCT_SENSE_V10 : DATA_PRODUCT_SENSE).test(norm)) return false;
+  if (domain === 'data' && v === 10 && matched.some((k) => CALENDAR_WORDS.has(k)) && !GOODS.test(norm)) return false;
   return !world.test(norm);
 }

@@ -300,11 +300,27 @@ export const COMPLEXITY_TERMS_V2: readonly string[] = (
   .split(',')
   .map((t) => t.trim());
 
-/** The built-in vocabulary of routing v1 (the keyword model) or v2 (the calibrated model: v1 plus v2's keywords). */
-export function builtinVocabulary(version: 1 | 2): Readonly<Record<string, readonly WeightedKeyword[]>> {
+/**
+ * Keywords routing v10 adds to v2's vocabulary: security's names for weakness classes and advisories ("CWE-22", a
+ * GHSA id, ".. traversal sequences", zip slip) and for unsafe comparison and loading (constant-time compare, timing
+ * attacks, yaml's safe_load). Only v10 reads them, so loops recorded with v2 to v9 replay alike.
+ */
+export const VOCABULARY_V10: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> = {
+  security: [
+    ...w(3, 'cwe, ghsa, traversal, zip slip, constant time, timing attack, timing attacks, timing safe'),
+    ...w(3, 'safe load, safeloader, code execution, arbitrary code'),
+  ],
+};
+
+/**
+ * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
+ * keywords) or v3 (routing v10: v2 plus {@link VOCABULARY_V10}).
+ */
+export function builtinVocabulary(version: 1 | 2 | 3): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
   for (const [d, kws] of Object.entries(BUILTIN_VOCABULARY)) out[d] = [...kws];
   for (const [d, kws] of Object.entries(VOCABULARY_V2)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version === 3) for (const [d, kws] of Object.entries(VOCABULARY_V10)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }
