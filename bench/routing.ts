@@ -4,16 +4,16 @@
  * - session-state write and read latency (atomic write + zod-validated read; target < 5 ms);
  * - profile load latency (loadAgentProfile of the fixture profiles; target < 1 s) and routing overhead per handoff
  *   (parse + secret screen + chain rule + summary + session write + log append; target < 100 ms);
- * - accuracy of the routing model (v9, the default: v8's weights, v6's features fitted on more text, with the sense
- *   rules of v7 and v9 and hosted tools as cloud words) on its splits (test/fixtures/routing/): training (V8_TRAIN of
+ * - accuracy of the routing model (v10, the default: v8's weights, v6's features fitted on more text, with the sense
+ *   rules of v7, v9 and v10, hosted tools as cloud words and v10's security words) on its splits (test/fixtures/routing/): training (V8_TRAIN of
  *   bench/fit-routing-v8.ts: the weights were fitted on them), calibration (calibration.json and heldout.json, the L2
  *   strength, temperature and general offset were chosen on them) and two held-out splits written blind, by engineers
  *   who never saw the model or the other splits, committed before any model was measured on them, never tuned on
- *   (V9_HELD_OUT of bench/routing-v9.ts): the judged one (real pull requests with a sentence of their description plus
- *   hand-off notes; target >= 85 % of the tasks that should route routed to the right domain, 0 general tasks routed)
- *   and a second one (chat-voice tasks). Plus each split's reliability table, the judged split without its texts close
- *   to another split's, and routing v8, v7, v6, v5, v4, v3 and v2 (the models of loops recorded with them) on every
- *   blind split written after their fit;
+ *   (V10_HELD_OUT of bench/routing-v10.ts): the judged one (backlog stories, commit-style requests and retro items;
+ *   target >= 85 % of the tasks that should route routed to the right domain, 0 general tasks routed) and a second
+ *   one (real GitHub issues plus TODO and review comments). Plus each split's reliability table, the judged split
+ *   without its texts close to another split's, and routing v9, v8, v7, v6, v5, v4, v3 and v2 (the models of loops
+ *   recorded with them) on every blind split written after their fit;
  * - prompt size of a routed specialist iteration vs the same iteration with every profile's instructions.
  * Figures go to bench/results/routing.json; the exit code is 1 when a target is missed. BENCH_TEXTS changes the
  * number of texts.
@@ -51,6 +51,7 @@ import { V6_CALIBRATION, V6_HELD_OUT, V6_TRAIN } from './fit-routing-v6';
 import { V8_CALIBRATION, V8_HELD_OUT, V8_TRAIN } from './fit-routing-v8';
 import { V7_HELD_OUT, V7_READ } from './routing-v7';
 import { V9_HELD_OUT, V9_READ } from './routing-v9';
+import { V10_HELD_OUT, V10_READ } from './routing-v10';
 import { percentile, writeResult } from './stats';
 import { finishBench, type Verdicts } from './verdict';
 
@@ -78,6 +79,8 @@ const LATER = [
   'twentysixth',
   'twentyseventh',
   'twentyeighth',
+  'twentyninth',
+  'thirtieth',
 ] as const;
 type Later = (typeof LATER)[number];
 
@@ -163,12 +166,25 @@ async function main(): Promise<void> {
   // The blind splits written after v4's fit, by name: each scored by every older model. v6's held-out splits are the
   // fifteenth and sixteenth (V6_HELD_OUT) and those after them; v7's (its rules on v6's weights) the twentyfirst and
   // twentysecond (V7_HELD_OUT); v8's (fitted on every split before them) the twentythird and twentyfourth
-  // (V8_HELD_OUT); v9's (its rules on v8's weights) the last two (V9_HELD_OUT).
+  // (V8_HELD_OUT); v9's (its rules on v8's weights) the twentyeighth and twentyseventh (V9_HELD_OUT); v10's (more
+  // rules on v8's weights) the last two (V10_HELD_OUT).
   const later = Object.fromEntries(LATER.map((n) => [n, read(`heldout-${n}.json`)])) as Record<Later, Labelled>;
-  const judged = later[V9_HELD_OUT.judged];
-  const judgedOnly = (origin: 'real' | 'written'): Labelled => ({
-    tasks: judged.tasks.filter((t) => ((t as { source?: string }).source === 'written') === (origin === 'written')),
-  });
+  const judged = later[V10_HELD_OUT.judged];
+  const second = later[V10_HELD_OUT.second];
+  // A split's real GitHub threads and its written texts apart (`<name>Real`, `<name>Written`), when it has both.
+  const byOrigin = (
+    name: string,
+    s: Labelled,
+    idx: ReturnType<typeof buildRoutingIndex>,
+  ): Record<string, SplitFigures> => {
+    const only = (written: boolean): Labelled => ({
+      tasks: s.tasks.filter((t) => ((t as { source?: string }).source === 'written') === written),
+    });
+    const real = only(false);
+    const written = only(true);
+    if (!real.tasks.length || !written.tasks.length) return {};
+    return { [`${name}Real`]: evaluateSplit(real, idx), [`${name}Written`]: evaluateSplit(written, idx) };
+  };
   // The blind split's tasks with no near-duplicate (word Jaccard >= 0.5) in any other split: the same kind of
   // author writes similar issue titles, so a blind text can still be close to a training one.
   const others = [...labelled.tasks, ...extra.tasks, ...calibration.tasks, ...heldout.tasks];
@@ -178,7 +194,7 @@ async function main(): Promise<void> {
   // Every other split (training, calibration, every other held-out one).
   const spent = fs
     .readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && f !== `heldout-${V9_HELD_OUT.judged}.json`)
+    .filter((f) => f.endsWith('.json') && f !== `heldout-${V10_HELD_OUT.judged}.json`)
     .flatMap((f) => read(f).tasks);
   const judgedNovel: Labelled = {
     tasks: judged.tasks.filter((t) => !spent.some((o) => jaccard(t.text, o.text) >= 0.5)),
@@ -196,6 +212,7 @@ async function main(): Promise<void> {
   const v6Index = buildRoutingIndex(profiles, 'calibrated-v6');
   const v7Index = buildRoutingIndex(profiles, 'calibrated-v7');
   const v8Index = buildRoutingIndex(profiles, 'calibrated-v8');
+  const v9Index = buildRoutingIndex(profiles, 'calibrated-v9');
   const onLater = (idx: typeof v4Index) =>
     Object.fromEntries(
       LATER.map((k) => [`heldout${k[0].toUpperCase()}${k.slice(1)}`, evaluateSplit(later[k], idx)]),
@@ -331,24 +348,33 @@ async function main(): Promise<void> {
       what:
         'share of the tasks that should route (labelled with a domain) routed to that domain; general tasks routed ' +
         'to a specialist; reliability of the top domain probability',
-      model: 'calibrated-v9',
+      model: 'calibrated-v10',
       heldoutSplits: {
-        judged: `heldout-${V9_HELD_OUT.judged}.json`,
-        second: `heldout-${V9_HELD_OUT.second}.json`,
+        judged: `heldout-${V10_HELD_OUT.judged}.json`,
+        second: `heldout-${V10_HELD_OUT.second}.json`,
       },
-      /** The blind splits v9's rules were written on (V9_READ): development figures, not held out. */
-      read: V9_READ.map((k) => `heldout-${k}.json`),
+      /** The blind splits v10's rules were written on (V10_READ): development figures, not held out. */
+      read: V10_READ.map((k) => `heldout-${k}.json`),
       train: evaluateSplit({ tasks: V8_TRAIN.flatMap((f) => read(f).tasks) }, index),
       calibration: evaluateSplit({ tasks: V8_CALIBRATION.flatMap((f) => read(f).tasks) }, index),
       judged: evaluateSplit(judged, index),
-      judgedReal: evaluateSplit(judgedOnly('real'), index),
-      judgedWritten: evaluateSplit(judgedOnly('written'), index),
+      ...byOrigin('judged', judged, index),
       judgedNovel: evaluateSplit(judgedNovel, index),
-      second: evaluateSplit(later[V9_HELD_OUT.second], index),
+      second: evaluateSplit(second, index),
+      ...byOrigin('second', second, index),
       ...Object.fromEntries(
-        V9_READ.map((k) => [`read${k[0].toUpperCase()}${k.slice(1)}`, evaluateSplit(later[k], index)]),
+        V10_READ.map((k) => [`read${k[0].toUpperCase()}${k.slice(1)}`, evaluateSplit(later[k], index)]),
       ),
       target: { judgedAccuracy: 0.85, judgedGeneralRouted: 0 },
+      v9: {
+        model: 'calibrated-v9',
+        heldoutSplits: { judged: `heldout-${V9_HELD_OUT.judged}.json`, second: `heldout-${V9_HELD_OUT.second}.json` },
+        /** The blind splits v9's rules were written on (V9_READ): development figures, not held out. */
+        read: V9_READ.map((k) => `heldout-${k}.json`),
+        train: evaluateSplit({ tasks: V8_TRAIN.flatMap((f) => read(f).tasks) }, v9Index),
+        calibration: evaluateSplit({ tasks: V8_CALIBRATION.flatMap((f) => read(f).tasks) }, v9Index),
+        ...onLater(v9Index),
+      },
       v8: {
         model: 'calibrated-v8',
         heldoutSplits: { judged: `heldout-${V8_HELD_OUT.judged}.json`, second: `heldout-${V8_HELD_OUT.second}.json` },
@@ -447,28 +473,43 @@ async function main(): Promise<void> {
         ]
       : []),
   ];
+  const origins = (acc: object, name: string): string[] => {
+    const f = acc as Record<string, SplitFigures | undefined>;
+    const real = f[`${name}Real`];
+    const written = f[`${name}Written`];
+    return real && written
+      ? [...split('  its real GitHub threads only', real), ...split('  its written texts only', written)]
+      : [];
+  };
   console.log(
     [
       `classification over ${texts.length} texts: p50 ${c.p50} ms, p95 ${c.p95} ms, p99 ${c.p99} ms (target p95 < 5 ms)`,
       `session state: write p95 ${result.sessionState.writeMs.p95} ms, read p95 ${result.sessionState.readMs.p95} ms`,
       `profile load p95 ${result.profileLoad.latencyMs.p95} ms; routing overhead per handoff p95 ${result.handoffOverhead.latencyMs.p95} ms`,
-      'routing v9 (the default model: v8 weights, v6 features fitted on more text, the sense rules of v7 and v9, hosted tools as cloud words):',
+      'routing v10 (the default model: v8 weights, v6 features fitted on more text, the sense rules of v7, v9 and v10, hosted tools as cloud words, v10 security words):',
       ...split('train (v8 weights fitted on)', a.train),
       ...split('calibration (L2, temperature, general offset chosen on)', a.calibration),
       ...split(`HELD-OUT ${a.heldoutSplits.judged} (blind, never tuned on; target >= 85%, 0 general routed)`, a.judged),
-      ...split('  its real GitHub threads only', a.judgedReal),
-      ...split('  its written texts only', a.judgedWritten),
+      ...origins(a, 'judged'),
       ...split("  without the texts close to another split's", a.judgedNovel),
       `  misses:`,
       ...a.judged.wrong.map((w) => `    ${w}`),
       ...split(`SECOND HELD-OUT ${a.heldoutSplits.second} (blind, never tuned on)`, a.second),
+      ...origins(a, 'second'),
       `  misses:`,
       ...a.second.wrong.map((w) => `    ${w}`),
-      `the splits v9's rules were written on (${a.read.join(', ')}: development figures):`,
+      `the splits v10's rules were written on (${a.read.join(', ')}: development figures):`,
       ...Object.entries(a)
         .filter(
           (e): e is [string, SplitFigures] => e[0].startsWith('read') && typeof e[1] === 'object' && 'accuracy' in e[1],
         )
+        .map(([k, f]) => {
+          return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
+        }),
+      `routing v9 (for loops recorded with it; its rules were read on ${a.v9.read.join(', ')}, held out on ` +
+        `${a.v9.heldoutSplits.judged} and ${a.v9.heldoutSplits.second}):`,
+      ...Object.entries(a.v9)
+        .filter((e): e is [string, SplitFigures] => typeof e[1] === 'object' && 'accuracy' in e[1])
         .map(([k, f]) => {
           return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
         }),

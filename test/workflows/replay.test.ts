@@ -46,6 +46,9 @@ describe('ralphLoop replay', () => {
         // Routing v9 (patch routing-v9-model, asked at the start after routing-v8-model): v8's weights with v9's sense
         // rules route it.
         'routing-v9-model.json',
+        // Routing v10 (patch routing-v10-model, asked at the start after routing-v9-model): v8's weights with v10's
+        // sense rules and security words route it.
+        'routing-v10-model.json',
         // Fused iterations (patch fused-iteration-v1): detection pass and check inside the agent's activity; one
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',

@@ -164,7 +164,7 @@ export function normalizeText(s: string): string {
  */
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
-  model: ConfidenceModel = 'calibrated-v9',
+  model: ConfidenceModel = 'calibrated-v10',
   learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
@@ -184,10 +184,9 @@ export function buildRoutingIndex(
     into.set(t, hit.profile ? hits.filter((h) => h.profile || h.domain === hit.domain) : hits);
   };
   const domains = new Set<string>();
-  for (const [domain, kws] of Object.entries(builtinVocabulary(model === 'keywords' ? 1 : model === 'calibrated-v10' ? 3 : 2)) as [
-    string,
-    readonly WeightedKeyword[],
-  ][]) {
+  for (const [domain, kws] of Object.entries(
+    builtinVocabulary(model === 'keywords' ? 1 : model === 'calibrated-v10' ? 3 : 2),
+  ) as [string, readonly WeightedKeyword[]][]) {
     domains.add(domain);
     for (const k of kws) add(k.term, { domain, weight: k.weight });
   }
@@ -335,7 +334,9 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v9` (v8's weights with v9's sense words: testing's
+ * How a classification's confidence is computed: `calibrated-v10` (v9 with more sense words: SRE's monitor, docs'
+ * page and link, backend's get, data's calendar words beside goods; and security words for CWE, GHSA, traversal,
+ * constant-time compare and safe_load), `calibrated-v9` (v8's weights with v9's sense words: testing's
  * mock and coverage, data's own exports and warehouses of goods, security's audit trail, ./sense.ts), `calibrated-v8` (v6's features
  * refitted, v7's rules, hosted tools as cloud words), `calibrated-v7` (v6 plus the sense rules),
  * `calibrated-v6` (v5 refitted, plus the small-work rule,

@@ -305,12 +305,13 @@ export const COMPLEXITY_TERMS_V2: readonly string[] = (
  * GHSA id, ".. traversal sequences", zip slip) and for unsafe comparison and loading (constant-time compare, timing
  * attacks, yaml's safe_load). Only v10 reads them, so loops recorded with v2 to v9 replay alike.
  */
-export const VOCABULARY_V10: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> = {
-  security: [
-    ...w(3, 'cwe, ghsa, traversal, zip slip, constant time, timing attack, timing attacks, timing safe'),
-    ...w(3, 'safe load, safeloader, code execution, arbitrary code'),
-  ],
-};
+export const VOCABULARY_V10: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    security: [
+      ...w(3, 'cwe, ghsa, traversal, zip slip, constant time, timing attack, timing attacks, timing safe'),
+      ...w(3, 'safe load, safeloader, code execution, arbitrary code'),
+    ],
+  };
 
 /**
  * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's

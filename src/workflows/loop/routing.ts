@@ -61,6 +61,12 @@ export const ROUTING_V8_PATCH = 'routing-v8-model';
  */
 export const ROUTING_V9_PATCH = 'routing-v9-model';
 /**
+ * Routing v10: v9 with more sense rules (SRE's monitor, docs' page and link, backend's get, data's calendar words
+ * beside goods) and security's words for weakness classes, advisories and unsafe comparison or loading
+ * (src/core/routing/sense.ts, src/core/routing/vocabulary.ts). Asked once at the start, after routing-v9-model.
+ */
+export const ROUTING_V10_PATCH = 'routing-v10-model';
+/**
  * Patch id of host-affine routing: a host-bound loop runs routing's activities (profiles, session, handoff, log) on
  * its host's queue, like every other workspace activity, instead of as local activities on whichever worker runs the
  * workflow task.
@@ -138,28 +144,30 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     }
     if (r.sessionError) state.warnings.push(r.sessionError);
   }
-  // Routing v9 for loops started now, v8, v7, v6, v5 or v4 for loops recorded before it: decided in createContext
-  // (patches routing-v4-model to routing-v9-model, asked at the start like patches-at-start-v1, never after a local
-  // activity).
+  // Routing v10 for loops started now, v9, v8, v7, v6, v5 or v4 for loops recorded before it: decided in
+  // createContext (patches routing-v4-model to routing-v10-model, asked at the start like patches-at-start-v1, never
+  // after a local activity).
   // v3 for loops recorded with patches-at-start-v1 but before v4; v3, v2 (calibrated confidence, budgets) or v1 asked here, after the startRouting local activity, by
   // loops recorded before patches-at-start-v1.
-  const model = ctx.routingV9
-    ? 'calibrated-v9'
-    : ctx.routingV8
-      ? 'calibrated-v8'
-      : ctx.routingV7
-        ? 'calibrated-v7'
-        : ctx.routingV6
-          ? 'calibrated-v6'
-          : ctx.routingV5
-            ? 'calibrated-v5'
-            : ctx.routingV4
-              ? 'calibrated-v4'
-              : ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
-                ? 'calibrated-v3'
-                : patched(ROUTING_V2_PATCH)
-                  ? 'calibrated'
-                  : 'keywords';
+  const model = ctx.routingV10
+    ? 'calibrated-v10'
+    : ctx.routingV9
+      ? 'calibrated-v9'
+      : ctx.routingV8
+        ? 'calibrated-v8'
+        : ctx.routingV7
+          ? 'calibrated-v7'
+          : ctx.routingV6
+            ? 'calibrated-v6'
+            : ctx.routingV5
+              ? 'calibrated-v5'
+              : ctx.routingV4
+                ? 'calibrated-v4'
+                : ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
+                  ? 'calibrated-v3'
+                  : patched(ROUTING_V2_PATCH)
+                    ? 'calibrated'
+                    : 'keywords';
   const t = new RoutingTracker(rulesOf(input), m.state.loopId, profiles, state, input.routing?.carryIn?.taskId, {
     model,
   });

@@ -17,6 +17,7 @@ import {
   ROUTING_V7_PATCH,
   ROUTING_V8_PATCH,
   ROUTING_V9_PATCH,
+  ROUTING_V10_PATCH,
 } from './routing';
 import { asLoopFailure } from './failures';
 import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
@@ -129,6 +130,7 @@ export function createContext(
   const routingV7 = patched(ROUTING_V7_PATCH);
   const routingV8 = patched(ROUTING_V8_PATCH);
   const routingV9 = patched(ROUTING_V9_PATCH);
+  const routingV10 = patched(ROUTING_V10_PATCH);
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -152,6 +154,7 @@ export function createContext(
     routingV7,
     routingV8,
     routingV9,
+    routingV10,
     ...(notifiesParent ? { notifiesParent } : {}),
   };
 }

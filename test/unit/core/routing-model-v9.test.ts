@@ -27,9 +27,7 @@ const v8 = buildRoutingIndex(PROFILES, 'calibrated-v8');
 const v9 = buildRoutingIndex(PROFILES, 'calibrated-v9');
 
 describe('routing v9', () => {
-  it("is the default model, on v8's weights: a text no v9 rule reads gets v8's classification", () => {
-    expect(classify('Rotate the leaked JWT signing keys').model).toBe('calibrated-v9');
-    expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v9');
+  it("is on v8's weights: a text no v9 rule reads gets v8's classification", () => {
     const text = 'Operator ClusterRole grants far too much; scope it down to the namespaces it manages';
     const { model: m8, ...c8 } = classify(text, v8);
     const { model: m9, ...c9 } = classify(text, v9);

@@ -86,6 +86,7 @@ describe('the routing model', () => {
     'calibrated-v7',
     'calibrated-v8',
     'calibrated-v9',
+    'calibrated-v10',
   ] as const)(
     'routes only above 0.70 probability and complexity above 3, on every labelled text of every split (%s)',
     async (model) => {
