@@ -12,7 +12,14 @@ import { routingProbabilitiesV4 } from './model-v4';
 import { V5_CERTAIN, routingModelV5Weights } from './model-v5';
 import { routingModelV6Weights } from './model-v6';
 import { routingModelV8Weights } from './model-v8';
-import { everydayOnly, EVERYDAY_WORDS, EVERYDAY_WORDS_V9, EVERYDAY_WORDS_V10, type SenseVersion } from './sense';
+import {
+  everydayOnly,
+  EVERYDAY_WORDS,
+  EVERYDAY_WORDS_V9,
+  EVERYDAY_WORDS_V10,
+  EVERYDAY_WORDS_V11,
+  type SenseVersion,
+} from './sense';
 import {
   COMPLEXITY_TERMS,
   COMPLEXITY_TERMS_V2,
@@ -185,7 +192,7 @@ export function buildRoutingIndex(
   };
   const domains = new Set<string>();
   for (const [domain, kws] of Object.entries(
-    builtinVocabulary(model === 'keywords' ? 1 : model === 'calibrated-v10' ? 3 : 2),
+    builtinVocabulary(model === 'keywords' ? 1 : model === 'calibrated-v11' ? 4 : model === 'calibrated-v10' ? 3 : 2),
   ) as [string, readonly WeightedKeyword[]][]) {
     domains.add(domain);
     for (const k of kws) add(k.term, { domain, weight: k.weight });
@@ -347,6 +354,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v11'
   | 'calibrated-v10'
   | 'calibrated-v9'
   | 'calibrated-v8'
@@ -363,6 +371,7 @@ export type ConfidenceModel =
  * classifies as a loop recorded with routing v8 replays).
  */
 export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v11: 'calibrated-v11',
   v10: 'calibrated-v10',
   v9: 'calibrated-v9',
   v8: 'calibrated-v8',
@@ -377,7 +386,7 @@ export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> =
 
 /** Whether a model has v8's rule (a hosted tool's vendor is a cloud word for FinOps) and weights: v8 to v10. */
 const hasV8Rules = (model: ConfidenceModel): boolean =>
-  model === 'calibrated-v8' || model === 'calibrated-v9' || model === 'calibrated-v10';
+  model === 'calibrated-v8' || model === 'calibrated-v9' || model === 'calibrated-v10' || model === 'calibrated-v11';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
 const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */
@@ -433,6 +442,11 @@ const CLOUD_CONTEXT_V7 = new RegExp(
     'budget (alerts?|polic\\w*|actions?)|production|sandbox\\w*',
   ].join('|')})\\b`,
 );
+/**
+ * v11: v7's cloud words without "project", which a product's own money uses too ("a yearly budget per restoration
+ * project"); a cloud project is still named by its cloud ("the GCP project", "cloud").
+ */
+const CLOUD_CONTEXT_V11 = new RegExp(CLOUD_CONTEXT_V7.source.replace('|projects?|', '|'));
 /** v7: FinOps's everyday words, which a product's own money uses (keywords as the keyword pass reports them). */
 const FINOPS_EVERYDAY = new Set([
   'budget',
@@ -479,10 +493,16 @@ export function hasCloudContext(text: string, v6 = false, v8 = false): boolean {
  * v7: whether FinOps's evidence in a text is only its everyday words ({@link FINOPS_EVERYDAY}: budget, spend, bill,
  * price...) with no cloud word but "budget" or "account" ({@link CLOUD_CONTEXT_V7}): the product's own money.
  */
-export function finopsEverydayOnly(matched: readonly string[] | undefined, text: string, v8 = false): boolean {
+export function finopsEverydayOnly(
+  matched: readonly string[] | undefined,
+  text: string,
+  v8 = false,
+  v11 = false,
+): boolean {
   if (!matched?.length || !matched.every((k) => FINOPS_EVERYDAY.has(k))) return false;
   const norm = normalizeText(text);
-  return !CLOUD_CONTEXT_V7.test(norm.replace(COMPUTE_VERB, 'calculate $1')) && !(v8 && HOSTED_V8.test(norm));
+  const cloud = v11 ? CLOUD_CONTEXT_V11 : CLOUD_CONTEXT_V7;
+  return !cloud.test(norm.replace(COMPUTE_VERB, 'calculate $1')) && !(v8 && HOSTED_V8.test(norm));
 }
 
 /**
@@ -664,7 +684,8 @@ function modelConfidences(
     hasV5Rules(model) &&
     (p.domains.get(Domains.finops) ?? 0) > 0 &&
     (!hasCloudContext(text, hasV6Rules(model), hasV8Rules(model)) ||
-      (hasV7Rules(model) && finopsEverydayOnly(k.matched[Domains.finops], text, hasV8Rules(model))))
+      (hasV7Rules(model) &&
+        finopsEverydayOnly(k.matched[Domains.finops], text, hasV8Rules(model), model === 'calibrated-v11')))
   ) {
     p.general += p.domains.get(Domains.finops)!;
     p.domains.set(Domains.finops, 0);
@@ -675,8 +696,11 @@ function modelConfidences(
   const everyday: string[] = [];
   if (hasV7Rules(model)) {
     const norm = normalizeText(text);
-    const v: SenseVersion = model === 'calibrated-v10' ? 10 : model === 'calibrated-v9' ? 9 : 7;
-    for (const d of Object.keys(v === 10 ? EVERYDAY_WORDS_V10 : v === 9 ? EVERYDAY_WORDS_V9 : EVERYDAY_WORDS)) {
+    const v: SenseVersion =
+      model === 'calibrated-v11' ? 11 : model === 'calibrated-v10' ? 10 : model === 'calibrated-v9' ? 9 : 7;
+    const everydayWords =
+      v === 11 ? EVERYDAY_WORDS_V11 : v === 10 ? EVERYDAY_WORDS_V10 : v === 9 ? EVERYDAY_WORDS_V9 : EVERYDAY_WORDS;
+    for (const d of Object.keys(everydayWords)) {
       const q = p.domains.get(d) ?? 0;
       if (q > 0 && everydayOnly(d, k.matched[d], norm, v)) {
         p.general += q;

@@ -742,8 +742,48 @@ const TECHNICAL_WORLD_V10: Readonly<Record<string, RegExp>> = {
   data: words(...DATA_WORLD_V10),
 };
 
-/** Which routing version's sense rule to apply: v7 (and v8), v9 or v10 (`false` is v7, `true` v9). */
-export type SenseVersion = 7 | 9 | 10;
+/**
+ * Routing v11's everyday words: v10's, plus data's "report" beside a product's own export or download ("Export
+ * reports to CSV: a button on each report page downloads it"). Its worlds are v10's.
+ */
+export const EVERYDAY_WORDS_V11: Readonly<Record<string, ReadonlySet<string>>> = {
+  ...EVERYDAY_WORDS_V10,
+  data: new Set([...EVERYDAY_WORDS_V10.data, 'report']),
+};
+
+/** Data's world in v11: v10's, plus one definition of a metric for everyone ("each defines 'active user' differently"). */
+const DATA_WORLD_V11: readonly string[] = [
+  ...DATA_WORLD_V10,
+  'differently',
+  '(?:single )?source of truth',
+  'shared (?:\\w+ )?tables?',
+  'metric definitions?',
+];
+
+/**
+ * Security's world in v11: v9's, where what expires is a credential (a token, a session, a TLS certificate), not a
+ * vaccination certificate or a voucher, and a scan looks for weaknesses (not a scanned document).
+ */
+const SECURITY_WORLD_V11: readonly string[] = [
+  ...SECURITY_WORLD_V9.filter((w) => w !== 'expir\\w*' && w !== 'scann\\w*'),
+  // A scan for weaknesses, not a scanned document or barcode.
+  '(?:vulnerabilit\\w*|security|dependency|secrets?|container|image|code|ports?|virus|malware|sast|dast|trivy|snyk|grype) scan\\w*',
+  'scann(?:er|ers|ing) (?:for|the|our|all|every|each|images?|dependenc\\w*|repos?|code|containers?|ports?)',
+  'scanned (?:for|by)',
+  '(?:tokens?|sessions?|certs?|certificates?|passwords?|keys?|links?|cookies?|jwts?|credentials?|secrets?|otps?|codes?) (?:\\w+ ){0,2}expir\\w*',
+  'expir\\w* (?:tokens?|sessions?|certs?|certificates?|passwords?|keys?|links?|cookies?|jwts?|credentials?|secrets?|otps?|codes?)',
+  '(?:tls|ssl|https|x509|acme|domain) (?:\\w+ ){0,3}expir\\w*',
+  'expiry',
+];
+
+const TECHNICAL_WORLD_V11: Readonly<Record<string, RegExp>> = {
+  ...TECHNICAL_WORLD_V10,
+  security: words(...SECURITY_WORLD_V11),
+  data: words(...DATA_WORLD_V11),
+};
+
+/** Which routing version's sense rule to apply: v7 (and v8), v9, v10 or v11 (`false` is v7, `true` v9). */
+export type SenseVersion = 7 | 9 | 10 | 11;
 
 /**
  * Whether `domain`'s evidence in a text is only its everyday words used outside its technical world (v7; v9 and v10
@@ -759,11 +799,15 @@ export function everydayOnly(
   version: SenseVersion | boolean = 7,
 ): boolean {
   const v = version === true ? 9 : version === false ? 7 : version;
-  const everyday = (v === 10 ? EVERYDAY_WORDS_V10 : v === 9 ? EVERYDAY_WORDS_V9 : EVERYDAY_WORDS)[domain];
-  const world = (v === 10 ? TECHNICAL_WORLD_V10 : v === 9 ? TECHNICAL_WORLD_V9 : TECHNICAL_WORLD)[domain];
+  const everyday = (
+    v === 11 ? EVERYDAY_WORDS_V11 : v === 10 ? EVERYDAY_WORDS_V10 : v === 9 ? EVERYDAY_WORDS_V9 : EVERYDAY_WORDS
+  )[domain];
+  const world = (
+    v === 11 ? TECHNICAL_WORLD_V11 : v === 10 ? TECHNICAL_WORLD_V10 : v === 9 ? TECHNICAL_WORLD_V9 : TECHNICAL_WORLD
+  )[domain];
   if (!everyday || !world || !matched?.length) return false;
   if (!matched.every((k) => everyday.has(singular(k)) || everyday.has(k))) return false;
-  if (domain === 'data' && v >= 9 && !(v === 10 ? DATA_PRODUCT_SENSE_V10 : DATA_PRODUCT_SENSE).test(norm)) return false;
-  if (domain === 'data' && v === 10 && matched.some((k) => CALENDAR_WORDS.has(k)) && !GOODS.test(norm)) return false;
+  if (domain === 'data' && v >= 9 && !(v >= 10 ? DATA_PRODUCT_SENSE_V10 : DATA_PRODUCT_SENSE).test(norm)) return false;
+  if (domain === 'data' && v >= 10 && matched.some((k) => CALENDAR_WORDS.has(k)) && !GOODS.test(norm)) return false;
   return !world.test(norm);
 }

@@ -314,14 +314,31 @@ export const VOCABULARY_V10: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
- * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
- * keywords) or v3 (routing v10: v2 plus {@link VOCABULARY_V10}).
+ * Keywords routing v11 adds to v10's: the trades' names for what they do that v10's vocabulary missed (Jenkins for
+ * CI, an ADR or a godoc overview for docs, structured logging and Loki for SRE, freshness checks for data, visual
+ * regression for testing, Infracost for FinOps) and yaml's SafeLoader as normalized text spells it ("safe loader").
  */
-export function builtinVocabulary(version: 1 | 2 | 3): Readonly<Record<string, readonly WeightedKeyword[]>> {
+export const VOCABULARY_V11: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    security: [...w(3, 'safe loader, realpath')],
+    devops: [...w(3, 'jenkins, jenkinsfile')],
+    docs: [...w(3, 'adr, adrs, godoc, package overview')],
+    sre: [...w(3, 'structured logging, structured logs, json logging, loki, correlation id, correlation ids')],
+    data: [...w(3, 'freshness, freshness check, freshness checks')],
+    testing: [...w(3, 'visual regression, screenshot tests, shared examples')],
+    finops: [...w(3, 'infracost')],
+  };
+
+/**
+ * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
+ * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}) or v4 (routing v11: v3 plus {@link VOCABULARY_V11}).
+ */
+export function builtinVocabulary(version: 1 | 2 | 3 | 4): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
   for (const [d, kws] of Object.entries(BUILTIN_VOCABULARY)) out[d] = [...kws];
   for (const [d, kws] of Object.entries(VOCABULARY_V2)) out[d] = [...(out[d] ?? []), ...kws];
-  if (version === 3) for (const [d, kws] of Object.entries(VOCABULARY_V10)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 3) for (const [d, kws] of Object.entries(VOCABULARY_V10)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 4) for (const [d, kws] of Object.entries(VOCABULARY_V11)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }
