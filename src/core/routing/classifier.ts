@@ -12,14 +12,7 @@ import { routingProbabilitiesV4 } from './model-v4';
 import { V5_CERTAIN, routingModelV5Weights } from './model-v5';
 import { routingModelV6Weights } from './model-v6';
 import { routingModelV8Weights } from './model-v8';
-import {
-  everydayOnly,
-  EVERYDAY_WORDS,
-  EVERYDAY_WORDS_V9,
-  EVERYDAY_WORDS_V10,
-  EVERYDAY_WORDS_V11,
-  type SenseVersion,
-} from './sense';
+import { everydayOnly, everydayWordsOf, type SenseVersion } from './sense';
 import {
   COMPLEXITY_TERMS,
   COMPLEXITY_TERMS_V2,
@@ -161,6 +154,15 @@ export function normalizeText(s: string): string {
     .trim();
 }
 
+/** The built-in vocabulary a model reads: v1 (`keywords`), v2 (v2 to v9), then one more for each of v10, v11 and v12. */
+function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 {
+  if (model === 'keywords') return 1;
+  if (model === 'calibrated-v12') return 5;
+  if (model === 'calibrated-v11') return 4;
+  if (model === 'calibrated-v10') return 3;
+  return 2;
+}
+
 /**
  * Builds the keyword index of the built-in vocabulary plus `profiles`. `model` picks the confidence and vocabulary:
  * `calibrated-v6` (default: v5 fitted on one blind split more, with the small-work rule, ./model-v6.ts), `calibrated-v5`
@@ -191,9 +193,10 @@ export function buildRoutingIndex(
     into.set(t, hit.profile ? hits.filter((h) => h.profile || h.domain === hit.domain) : hits);
   };
   const domains = new Set<string>();
-  for (const [domain, kws] of Object.entries(
-    builtinVocabulary(model === 'keywords' ? 1 : model === 'calibrated-v11' ? 4 : model === 'calibrated-v10' ? 3 : 2),
-  ) as [string, readonly WeightedKeyword[]][]) {
+  for (const [domain, kws] of Object.entries(builtinVocabulary(vocabularyVersionOf(model))) as [
+    string,
+    readonly WeightedKeyword[],
+  ][]) {
     domains.add(domain);
     for (const k of kws) add(k.term, { domain, weight: k.weight });
   }
@@ -354,6 +357,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v12'
   | 'calibrated-v11'
   | 'calibrated-v10'
   | 'calibrated-v9'
@@ -371,6 +375,7 @@ export type ConfidenceModel =
  * classifies as a loop recorded with routing v8 replays).
  */
 export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v12: 'calibrated-v12',
   v11: 'calibrated-v11',
   v10: 'calibrated-v10',
   v9: 'calibrated-v9',
@@ -386,7 +391,13 @@ export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> =
 
 /** Whether a model has v8's rule (a hosted tool's vendor is a cloud word for FinOps) and weights: v8 to v10. */
 const hasV8Rules = (model: ConfidenceModel): boolean =>
-  model === 'calibrated-v8' || model === 'calibrated-v9' || model === 'calibrated-v10' || model === 'calibrated-v11';
+  model === 'calibrated-v8' ||
+  model === 'calibrated-v9' ||
+  model === 'calibrated-v10' ||
+  model === 'calibrated-v11' ||
+  model === 'calibrated-v12';
+/** Whether a model has v11's rules (FinOps's "project" no cloud word, v11's sense words): v11 and v12. */
+const hasV11Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v11' || model === 'calibrated-v12';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
 const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */
@@ -604,6 +615,19 @@ const SMALL_WORK: readonly [string, RegExp][] = [
   ],
 ];
 
+/**
+ * A ticket's lead that says how it reached the team (v12): "Support escalation:", "Customer escalation -",
+ * "Escalated:", "Escalation from support:", after a tracker key such as "[ESC-44]" or "PAY-311:".
+ */
+const ESCALATION_LEAD =
+  /^(\s*(\[[^\]]{1,24}\]|[A-Za-z]{2,10}-\d{1,6}:?)\s*)?(support|customer|client|partner|account|sales|l[1-3])?[\s-]*(escalation|escalated)( from [a-z ]{1,24})?\s*[:\u2013\u2014-]\s*/i;
+
+/** The task without an escalation lead ({@link ESCALATION_LEAD}), or the task itself. */
+export function withoutEscalationLead(task: string): string {
+  const m = ESCALATION_LEAD.exec(task);
+  return m && m[0].length < task.length ? task.slice(m[0].length) : task;
+}
+
 /** The small work a task names (v6: {@link SMALL_WORK}), or undefined. */
 export function smallWork(text: string): string | undefined {
   return SMALL_WORK.find(([, re]) => re.test(text))?.[0];
@@ -684,8 +708,7 @@ function modelConfidences(
     hasV5Rules(model) &&
     (p.domains.get(Domains.finops) ?? 0) > 0 &&
     (!hasCloudContext(text, hasV6Rules(model), hasV8Rules(model)) ||
-      (hasV7Rules(model) &&
-        finopsEverydayOnly(k.matched[Domains.finops], text, hasV8Rules(model), model === 'calibrated-v11')))
+      (hasV7Rules(model) && finopsEverydayOnly(k.matched[Domains.finops], text, hasV8Rules(model), hasV11Rules(model))))
   ) {
     p.general += p.domains.get(Domains.finops)!;
     p.domains.set(Domains.finops, 0);
@@ -697,10 +720,16 @@ function modelConfidences(
   if (hasV7Rules(model)) {
     const norm = normalizeText(text);
     const v: SenseVersion =
-      model === 'calibrated-v11' ? 11 : model === 'calibrated-v10' ? 10 : model === 'calibrated-v9' ? 9 : 7;
-    const everydayWords =
-      v === 11 ? EVERYDAY_WORDS_V11 : v === 10 ? EVERYDAY_WORDS_V10 : v === 9 ? EVERYDAY_WORDS_V9 : EVERYDAY_WORDS;
-    for (const d of Object.keys(everydayWords)) {
+      model === 'calibrated-v12'
+        ? 12
+        : model === 'calibrated-v11'
+          ? 11
+          : model === 'calibrated-v10'
+            ? 10
+            : model === 'calibrated-v9'
+              ? 9
+              : 7;
+    for (const d of Object.keys(everydayWordsOf(v))) {
       const q = p.domains.get(d) ?? 0;
       if (q > 0 && everydayOnly(d, k.matched[d], norm, v)) {
         p.general += q;
@@ -764,11 +793,13 @@ function senseWhy(noCloud: boolean, everyday: readonly string[], matched: Record
  *   `decidedBy` names the rule that decided.
  */
 export function classify(
-  text: string,
+  task: string,
   index: RoutingIndex = DEFAULT_INDEX,
   rules: Pick<RoutingRules, 'minConfidence' | 'minComplexity'> = ROUTING_DEFAULTS,
 ): Classification {
   const model = index.model;
+  // v12: a support ticket's "Support escalation:" says how it reached the team, not SRE's escalation.
+  const text = model === 'calibrated-v12' ? withoutEscalationLead(task) : task;
   const k = keywordPass(text, index);
   const { matched, scores } = k;
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));

@@ -782,8 +782,70 @@ const TECHNICAL_WORLD_V11: Readonly<Record<string, RegExp>> = {
   data: words(...DATA_WORLD_V11),
 };
 
-/** Which routing version's sense rule to apply: v7 (and v8), v9, v10 or v11 (`false` is v7, `true` v9). */
-export type SenseVersion = 7 | 9 | 10 | 11;
+/**
+ * Routing v12's everyday words: v11's, plus SRE's "capacity" (a museum's tickets per half hour, a class's seats) and
+ * security's "session" and "signature" (a tattoo session, a signed consent form), outside their technical worlds.
+ */
+export const EVERYDAY_WORDS_V12: Readonly<Record<string, ReadonlySet<string>>> = {
+  ...EVERYDAY_WORDS_V11,
+  sre: new Set([...EVERYDAY_WORDS_V11.sre, 'capacity']),
+  security: new Set([...EVERYDAY_WORDS_V11.security, 'session', 'signature']),
+};
+
+/**
+ * Security's world in v12: v11's, where a session is a login's (a session cookie, token or timeout, a user's session)
+ * and a signature is checked (a signature header, verifying a signature, a signed URL or payload).
+ */
+const SECURITY_WORLD_V12: readonly string[] = [
+  ...SECURITY_WORLD_V11.filter((w) => w !== 'sessions?'),
+  'session (?:tokens?|cookies?|ids?|fixation|hijack\\w*|timeouts?|expir\\w*|stores?|management|invalidat\\w*|lifetime|length|keys?)',
+  '(?:login|user|users|auth\\w*|admin|browser|web|active|stale|existing|idle|concurrent|their|other) sessions?',
+  'signature (?:headers?|checks?|verification|validation|mismatch\\w*)',
+  '(?:verif\\w*|check\\w*|validat\\w*) (?:the |its |their |a |every |each )?(?:\\w+ )?signatures?',
+  'signed (?:urls?|cookies?|tokens?|payloads?|requests?|webhooks?|commits?|releases?|artifacts?|images?)',
+];
+
+/** SRE's world in v12: v10's, plus a system under load ("falls over when 30,000 students log in at 9am"). */
+const SRE_WORLD_V12: readonly string[] = [
+  ...SRE_WORLD_V10,
+  'falls? over',
+  'fell over',
+  'falling over',
+  'peaks?',
+  'traffic',
+  'concurren\\w*',
+  'scal(?:e|es|ing) (?:up|out|down)',
+  'thousands of',
+  '\\d{1,3} \\d{3}',
+];
+
+const TECHNICAL_WORLD_V12: Readonly<Record<string, RegExp>> = {
+  ...TECHNICAL_WORLD_V11,
+  sre: words(...SRE_WORLD_V12),
+  security: words(...SECURITY_WORLD_V12),
+};
+
+/** Which routing version's sense rule to apply: v7 (and v8), v9 to v12 (`false` is v7, `true` v9). */
+export type SenseVersion = 7 | 9 | 10 | 11 | 12;
+
+/** Each version's everyday words and technical worlds. */
+const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, ReadonlySet<string>>>>> = {
+  7: EVERYDAY_WORDS,
+  9: EVERYDAY_WORDS_V9,
+  10: EVERYDAY_WORDS_V10,
+  11: EVERYDAY_WORDS_V11,
+  12: EVERYDAY_WORDS_V12,
+};
+const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp>>>> = {
+  7: TECHNICAL_WORLD,
+  9: TECHNICAL_WORLD_V9,
+  10: TECHNICAL_WORLD_V10,
+  11: TECHNICAL_WORLD_V11,
+  12: TECHNICAL_WORLD_V12,
+};
+
+/** The everyday words of a version's sense rule, by domain. */
+export const everydayWordsOf = (v: SenseVersion): Readonly<Record<string, ReadonlySet<string>>> => SENSE_WORDS[v];
 
 /**
  * Whether `domain`'s evidence in a text is only its everyday words used outside its technical world (v7; v9 and v10
@@ -799,12 +861,8 @@ export function everydayOnly(
   version: SenseVersion | boolean = 7,
 ): boolean {
   const v = version === true ? 9 : version === false ? 7 : version;
-  const everyday = (
-    v === 11 ? EVERYDAY_WORDS_V11 : v === 10 ? EVERYDAY_WORDS_V10 : v === 9 ? EVERYDAY_WORDS_V9 : EVERYDAY_WORDS
-  )[domain];
-  const world = (
-    v === 11 ? TECHNICAL_WORLD_V11 : v === 10 ? TECHNICAL_WORLD_V10 : v === 9 ? TECHNICAL_WORLD_V9 : TECHNICAL_WORLD
-  )[domain];
+  const everyday = SENSE_WORDS[v][domain];
+  const world = SENSE_WORLDS[v][domain];
   if (!everyday || !world || !matched?.length) return false;
   if (!matched.every((k) => everyday.has(singular(k)) || everyday.has(k))) return false;
   if (domain === 'data' && v >= 9 && !(v >= 10 ? DATA_PRODUCT_SENSE_V10 : DATA_PRODUCT_SENSE).test(norm)) return false;

@@ -330,15 +330,31 @@ export const VOCABULARY_V11: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
- * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
- * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}) or v4 (routing v11: v3 plus {@link VOCABULARY_V11}).
+ * Keywords routing v12 adds to v11's: more of the trades' names (architecture notes for docs; Espresso,
+ * XCTest, QCheck and mocked clients for testing; ETags, sparse fieldsets and soft deletes for backend; buildx and
+ * multi-arch images for devops; golden records and entity resolution for data).
  */
-export function builtinVocabulary(version: 1 | 2 | 3 | 4): Readonly<Record<string, readonly WeightedKeyword[]>> {
+export const VOCABULARY_V12: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    docs: [...w(3, 'architecture notes')],
+    testing: [...w(3, 'espresso, xctest, xcuitest, qcheck, mocked, property tests, property based tests')],
+    backend: [...w(3, 'etag, etags, if none match, sparse fieldsets, soft delete, soft deletes')],
+    devops: [...w(3, 'buildx, multi arch')],
+    data: [...w(3, 'golden record, fuzzy match, record linkage, entity resolution')],
+  };
+
+/**
+ * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
+ * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}) or v5
+ * (routing v12: v4 plus {@link VOCABULARY_V12}).
+ */
+export function builtinVocabulary(version: 1 | 2 | 3 | 4 | 5): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
   for (const [d, kws] of Object.entries(BUILTIN_VOCABULARY)) out[d] = [...kws];
   for (const [d, kws] of Object.entries(VOCABULARY_V2)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 3) for (const [d, kws] of Object.entries(VOCABULARY_V10)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 4) for (const [d, kws] of Object.entries(VOCABULARY_V11)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 5) for (const [d, kws] of Object.entries(VOCABULARY_V12)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }
