@@ -154,9 +154,10 @@ export function normalizeText(s: string): string {
     .trim();
 }
 
-/** The built-in vocabulary a model reads: v1 (`keywords`), v2 (v2 to v9), then one more for each of v10, v11 and v12. */
-function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 {
+/** The built-in vocabulary a model reads: v1 (`keywords`), v2 (v2 to v9), then one more for each of v10 to v13. */
+function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 {
   if (model === 'keywords') return 1;
+  if (model === 'calibrated-v13') return 6;
   if (model === 'calibrated-v12') return 5;
   if (model === 'calibrated-v11') return 4;
   if (model === 'calibrated-v10') return 3;
@@ -357,6 +358,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v13'
   | 'calibrated-v12'
   | 'calibrated-v11'
   | 'calibrated-v10'
@@ -375,6 +377,7 @@ export type ConfidenceModel =
  * classifies as a loop recorded with routing v8 replays).
  */
 export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v13: 'calibrated-v13',
   v12: 'calibrated-v12',
   v11: 'calibrated-v11',
   v10: 'calibrated-v10',
@@ -395,9 +398,11 @@ const hasV8Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v9' ||
   model === 'calibrated-v10' ||
   model === 'calibrated-v11' ||
-  model === 'calibrated-v12';
+  model === 'calibrated-v12' ||
+  model === 'calibrated-v13';
 /** Whether a model has v11's rules (FinOps's "project" no cloud word, v11's sense words): v11 and v12. */
-const hasV11Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v11' || model === 'calibrated-v12';
+const hasV11Rules = (model: ConfidenceModel): boolean =>
+  model === 'calibrated-v11' || model === 'calibrated-v12' || model === 'calibrated-v13';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
 const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */
@@ -628,6 +633,30 @@ export function withoutEscalationLead(task: string): string {
   return m && m[0].length < task.length ? task.slice(m[0].length) : task;
 }
 
+/**
+ * Attack payloads a tester or a user pastes into a bug report (v13), by the weakness they name. Matched on the raw
+ * text: the payload's punctuation is its signature.
+ */
+const PAYLOADS: readonly [string, RegExp][] = [
+  ['sql injection', /'\s*(or|and)\s+'?\w+'?\s*=\s*'?\w+|'\s*;\s*drop\s+table|\bunion\s+(all\s+)?select\b/i],
+  [
+    'xss',
+    /<\s*script[^>]*>\s*(alert|prompt|confirm|document\.|fetch|window\.)|\bon(error|load|mouseover|focus)\s*=\s*["']?\s*(alert|prompt|confirm|fetch|document\.)|javascript:\s*(alert|prompt|confirm|document\.)|\b(alert|prompt|confirm)\(\s*(1|document\.(cookie|domain)|'xss'|"xss")\s*\)/i,
+  ],
+  ['path traversal', /(\.\.[/\\]){2,}|\.\.[/\\](etc|proc|windows|boot)\b|%2e%2e(%2f|%5c|\/)/i],
+  ['ssrf', /169\.254\.169\.254|metadata\.google\.internal|\bfd00:ec2::254\b/i],
+  [
+    'remote code execution',
+    /\$\{jndi:|;\s*(rm\s+-rf|cat\s+\/etc\/passwd|curl\s+https?:|wget\s+https?:)|`[^`]*\b(whoami|uname -a)\b[^`]*`|\$\((whoami|id|uname)\)/i,
+  ],
+  ['template injection', /\{\{\s*\d+\s*\*\s*\d+\s*\}\}|\$\{\s*\d+\s*\*\s*\d+\s*\}/],
+];
+
+/** The weaknesses named by the attack payloads a task quotes ({@link PAYLOADS}), in order. */
+export function payloadWeaknesses(task: string): string[] {
+  return PAYLOADS.filter(([, re]) => re.test(task)).map(([w]) => w);
+}
+
 /** The small work a task names (v6: {@link SMALL_WORK}), or undefined. */
 export function smallWork(text: string): string | undefined {
   return SMALL_WORK.find(([, re]) => re.test(text))?.[0];
@@ -720,15 +749,17 @@ function modelConfidences(
   if (hasV7Rules(model)) {
     const norm = normalizeText(text);
     const v: SenseVersion =
-      model === 'calibrated-v12'
-        ? 12
-        : model === 'calibrated-v11'
-          ? 11
-          : model === 'calibrated-v10'
-            ? 10
-            : model === 'calibrated-v9'
-              ? 9
-              : 7;
+      model === 'calibrated-v13'
+        ? 13
+        : model === 'calibrated-v12'
+          ? 12
+          : model === 'calibrated-v11'
+            ? 11
+            : model === 'calibrated-v10'
+              ? 10
+              : model === 'calibrated-v9'
+                ? 9
+                : 7;
     for (const d of Object.keys(everydayWordsOf(v))) {
       const q = p.domains.get(d) ?? 0;
       if (q > 0 && everydayOnly(d, k.matched[d], norm, v)) {
@@ -798,8 +829,11 @@ export function classify(
   rules: Pick<RoutingRules, 'minConfidence' | 'minComplexity'> = ROUTING_DEFAULTS,
 ): Classification {
   const model = index.model;
-  // v12: a support ticket's "Support escalation:" says how it reached the team, not SRE's escalation.
-  const text = model === 'calibrated-v12' ? withoutEscalationLead(task) : task;
+  // v12: a support ticket's "Support escalation:" says how it reached the team, not SRE's escalation. v13: an attack
+  // payload the task quotes names its weakness (`' OR 1=1 --` is a SQL injection).
+  const unled = model === 'calibrated-v12' || model === 'calibrated-v13' ? withoutEscalationLead(task) : task;
+  const payloads = model === 'calibrated-v13' ? payloadWeaknesses(task) : [];
+  const text = payloads.length ? `${unled} (${payloads.join(', ')})` : unled;
   const k = keywordPass(text, index);
   const { matched, scores } = k;
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));

@@ -825,8 +825,14 @@ const TECHNICAL_WORLD_V12: Readonly<Record<string, RegExp>> = {
   security: words(...SECURITY_WORLD_V12),
 };
 
-/** Which routing version's sense rule to apply: v7 (and v8), v9 to v12 (`false` is v7, `true` v9). */
-export type SenseVersion = 7 | 9 | 10 | 11 | 12;
+/** Routing v13's everyday words: v12's, plus docs' "section" (a lot page's provenance section). Its worlds are v12's. */
+export const EVERYDAY_WORDS_V13: Readonly<Record<string, ReadonlySet<string>>> = {
+  ...EVERYDAY_WORDS_V12,
+  docs: new Set([...EVERYDAY_WORDS_V12.docs, 'section']),
+};
+
+/** Which routing version's sense rule to apply: v7 (and v8), v9 to v13 (`false` is v7, `true` v9). */
+export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13;
 
 /** Each version's everyday words and technical worlds. */
 const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, ReadonlySet<string>>>>> = {
@@ -835,6 +841,7 @@ const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, Readonl
   10: EVERYDAY_WORDS_V10,
   11: EVERYDAY_WORDS_V11,
   12: EVERYDAY_WORDS_V12,
+  13: EVERYDAY_WORDS_V13,
 };
 const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp>>>> = {
   7: TECHNICAL_WORLD,
@@ -842,6 +849,7 @@ const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp
   10: TECHNICAL_WORLD_V10,
   11: TECHNICAL_WORLD_V11,
   12: TECHNICAL_WORLD_V12,
+  13: TECHNICAL_WORLD_V12,
 };
 
 /** The everyday words of a version's sense rule, by domain. */

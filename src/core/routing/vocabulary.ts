@@ -344,11 +344,47 @@ export const VOCABULARY_V12: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
- * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
- * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}) or v5
- * (routing v12: v4 plus {@link VOCABULARY_V12}).
+ * Keywords routing v13 adds to v12's: the plain words people outside a trade use for its work, as testers and
+ * colleagues write bug reports and requests ("throw lots of generated inputs at it", "compare screenshots", "wakes
+ * someone up", "99.9 %", "someone else's invoice loads", "publish it to PyPI", "works on my machine", "one query per
+ * row"), and the forms of a trade's verbs the keyword pass does not derive ("backfilled").
  */
-export function builtinVocabulary(version: 1 | 2 | 3 | 4 | 5): Readonly<Record<string, readonly WeightedKeyword[]>> {
+export const VOCABULARY_V13: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    testing: [
+      ...w(3, 'generated inputs, random inputs, compare screenshots, screenshots compared, screenshot comparison'),
+      ...w(2, 'automated checks, catch it before, catches it before, test data builders, factory, factories'),
+    ],
+    sre: [
+      ...w(3, 'wakes someone up, wake someone up, wakes someone, wake someone, 99 9, 99 95, 99 99, nines'),
+      ...w(2, 'reliable, how reliable, every few minutes, eating into, request id, request ids'),
+    ],
+    security: [
+      ...w(3, 'log in as customer, log in as any, login as any, someone else s, another company s, other company s'),
+      ...w(3, 'different company, another tenant, can be reused, reused link, token check, connection string'),
+      ...w(2, 'stack trace, who used it'),
+    ],
+    data: [...w(3, 'backfilled, bi tool, mixpanel, amplitude, numbers didn t load, report every morning')],
+    devops: [
+      ...w(3, 'pypi, npm publish, preview links, preview deployments, preview environments'),
+      ...w(3, 'running locally, run locally, one command, local setup'),
+    ],
+    backend: [
+      ...w(3, 'partial updates, partial update, a page at a time, one query per, one sql query per, n 1, n 1 queries'),
+      ...w(2, 'same moment, at the same time, both saved, both assignments'),
+    ],
+    frontend: [...w(3, 'squished, overlap each other, smaller screens, small screens, search box, letters lag')],
+    finops: [...w(3, 'costing what, cluster bill, cloud bill, share of the bill')],
+  };
+
+/**
+ * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
+ * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}), v5
+ * (routing v12: v4 plus {@link VOCABULARY_V12}) or v6 (routing v13: v5 plus {@link VOCABULARY_V13}).
+ */
+export function builtinVocabulary(
+  version: 1 | 2 | 3 | 4 | 5 | 6,
+): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
   for (const [d, kws] of Object.entries(BUILTIN_VOCABULARY)) out[d] = [...kws];
@@ -356,5 +392,6 @@ export function builtinVocabulary(version: 1 | 2 | 3 | 4 | 5): Readonly<Record<s
   if (version >= 3) for (const [d, kws] of Object.entries(VOCABULARY_V10)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 4) for (const [d, kws] of Object.entries(VOCABULARY_V11)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 5) for (const [d, kws] of Object.entries(VOCABULARY_V12)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 6) for (const [d, kws] of Object.entries(VOCABULARY_V13)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }
