@@ -37,7 +37,7 @@ const SLOW = 300_000;
 
 describe('every bench completes at tiny sizes and writes its results', () => {
   it(
-    'bench:routing: v10 on its splits (a blind held-out split judged, a second alongside; v9, v8, v7, v6, v5, v4, v3 and v2 too), reliability tables and latency',
+    'bench:routing: v13 on its splits (a blind held-out split judged, a second alongside; v12 to v2 too), reliability tables and latency',
     async () => {
       const r = await bench('routing', 'routing', { BENCH_TEXTS: '500' });
       const a = r.accuracy as Record<string, { tasks: number; shouldRoute: number; reliability: { rows: unknown[] } }>;
@@ -47,9 +47,9 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         expect(a[s].reliability.rows).toHaveLength(6);
       }
       expect(r.accuracy).toMatchObject({
-        model: 'calibrated-v10',
-        heldoutSplits: { judged: 'heldout-twentyninth.json', second: 'heldout-thirtieth.json' },
-        // The blind splits v10's rules were written on: named, and reported as development figures.
+        model: 'calibrated-v13',
+        heldoutSplits: { judged: 'heldout-thirtyfifth.json', second: 'heldout-thirtysixth.json' },
+        // The blind splits v13's rules were written on: named, and reported as development figures.
         read: [
           'heldout-twentythird.json',
           'heldout-twentyfourth.json',
@@ -57,7 +57,16 @@ describe('every bench completes at tiny sizes and writes its results', () => {
           'heldout-twentysixth.json',
           'heldout-twentyseventh.json',
           'heldout-twentyeighth.json',
+          'heldout-twentyninth.json',
+          'heldout-thirtieth.json',
+          'heldout-thirtyfirst.json',
+          'heldout-thirtysecond.json',
+          'heldout-thirtythird.json',
+          'heldout-thirtyfourth.json',
         ],
+        v12: { heldoutSplits: { judged: 'heldout-thirtythird.json', second: 'heldout-thirtyfourth.json' } },
+        v11: { heldoutSplits: { judged: 'heldout-thirtyfirst.json', second: 'heldout-thirtysecond.json' } },
+        v10: { heldoutSplits: { judged: 'heldout-twentyninth.json', second: 'heldout-thirtieth.json' } },
         v9: {
           heldoutSplits: { judged: 'heldout-twentyeighth.json', second: 'heldout-twentyseventh.json' },
           read: [
@@ -73,18 +82,32 @@ describe('every bench completes at tiny sizes and writes its results', () => {
       expect(a.secondReal.tasks + a.secondWritten.tasks).toBe(a.second.tasks);
       // The judged split is all written: no empty real part is reported.
       expect(a.judgedReal).toBeUndefined();
+      expect(a.secondReal.tasks).toBeGreaterThanOrEqual(50);
       expect(a.train.tasks + a.calibration.tasks).toBeGreaterThanOrEqual(5000);
       // What 0 general routed would cost on the judged split: a higher bar and the share still routed right at it.
       expect(
         (r.accuracy as Record<string, { zeroGeneral: { minConfidence: number; accuracy: number } }>).judged,
       ).toMatchObject({ zeroGeneral: { minConfidence: expect.any(Number), accuracy: expect.any(Number) } });
-      for (const k of ['Twentythird', 'Twentyfourth', 'Twentyfifth', 'Twentysixth', 'Twentyseventh', 'Twentyeighth'])
-        expect((r.accuracy as Record<string, { tasks: number }>)[`read${k}`].tasks).toBeGreaterThanOrEqual(150);
+      for (const k of [
+        'Twentythird',
+        'Twentyfourth',
+        'Twentyfifth',
+        'Twentysixth',
+        'Twentyseventh',
+        'Twentyeighth',
+        'Twentyninth',
+        'Thirtieth',
+        'Thirtyfirst',
+        'Thirtysecond',
+        'Thirtythird',
+        'Thirtyfourth',
+      ])
+        expect((r.accuracy as Record<string, { tasks: number }>)[`read${k}`].tasks).toBeGreaterThanOrEqual(130);
       const older = r.accuracy as Record<
-        'v2' | 'v3' | 'v4' | 'v5' | 'v6' | 'v7' | 'v8' | 'v9',
+        'v2' | 'v3' | 'v4' | 'v5' | 'v6' | 'v7' | 'v8' | 'v9' | 'v10' | 'v11' | 'v12',
         Record<string, { tasks: number }>
       >;
-      for (const m of ['v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9'] as const)
+      for (const m of ['v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10', 'v11', 'v12'] as const)
         for (const k of [
           'Seventh',
           'Eighth',
@@ -110,10 +133,16 @@ describe('every bench completes at tiny sizes and writes its results', () => {
           'Twentyeighth',
           'Twentyninth',
           'Thirtieth',
+          'Thirtyfirst',
+          'Thirtysecond',
+          'Thirtythird',
+          'Thirtyfourth',
+          'Thirtyfifth',
+          'Thirtysixth',
         ])
           expect(older[m][`heldout${k}`].tasks).toBeGreaterThanOrEqual(150);
-      expect(older.v9.heldoutTwentyninth.tasks).toBe(a.judged.tasks);
-      expect(older.v9.heldoutThirtieth.tasks).toBe(a.second.tasks);
+      expect(older.v12.heldoutThirtyfifth.tasks).toBe(a.judged.tasks);
+      expect(older.v12.heldoutThirtysixth.tasks).toBe(a.second.tasks);
       expect((r.accuracy as { v8: { heldoutSplits: unknown } }).v8.heldoutSplits).toEqual({
         judged: 'heldout-twentyfourth.json',
         second: 'heldout-twentythird.json',
@@ -136,6 +165,12 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         'Twentyeighth',
         'Twentyninth',
         'Thirtieth',
+        'Thirtyfirst',
+        'Thirtysecond',
+        'Thirtythird',
+        'Thirtyfourth',
+        'Thirtyfifth',
+        'Thirtysixth',
       ])
         expect((older.v8[`heldout${k}`] as unknown as { general: number }).general).toBeGreaterThanOrEqual(30);
       expect(older.v4.heldoutSixth.tasks).toBeGreaterThanOrEqual(200);

@@ -49,6 +49,9 @@ describe('ralphLoop replay', () => {
         // Routing v10 (patch routing-v10-model, asked at the start after routing-v9-model): v8's weights with v10's
         // sense rules and security words route it.
         'routing-v10-model.json',
+        // Routing v13 (patch routing-v13-model, asked at the start after routing-v10-model): v8's weights with the
+        // rules of v11 to v13 (escalation leads, attack payloads, more everyday and trade words) route it.
+        'routing-v13-model.json',
         // Fused iterations (patch fused-iteration-v1): detection pass and check inside the agent's activity; one
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',

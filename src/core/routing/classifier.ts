@@ -174,7 +174,7 @@ function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 {
  */
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
-  model: ConfidenceModel = 'calibrated-v10',
+  model: ConfidenceModel = 'calibrated-v13',
   learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
@@ -345,7 +345,11 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v10` (v9 with more sense words: SRE's monitor, docs'
+ * How a classification's confidence is computed: `calibrated-v13` (v12 with attack payloads as evidence of their
+ * weakness and the plain words testers and colleagues use for a trade's work), `calibrated-v12` (v11 without a
+ * ticket's "Support escalation:" lead, with SRE's capacity and security's session and signature as everyday words),
+ * `calibrated-v11` (v10 with data's report, a credential's expiry, a scan for weaknesses and more trade names; v11
+ * and v12 were never a loop's default), `calibrated-v10` (v9 with more sense words: SRE's monitor, docs'
  * page and link, backend's get, data's calendar words beside goods; and security words for CWE, GHSA, traversal,
  * constant-time compare and safe_load), `calibrated-v9` (v8's weights with v9's sense words: testing's
  * mock and coverage, data's own exports and warehouses of goods, security's audit trail, ./sense.ts), `calibrated-v8` (v6's features

@@ -67,6 +67,12 @@ export const ROUTING_V9_PATCH = 'routing-v9-model';
  */
 export const ROUTING_V10_PATCH = 'routing-v10-model';
 /**
+ * Routing v13: v10 with v11's, v12's and v13's rules (a ticket's escalation lead, attack payloads as evidence, more
+ * everyday words and the trades' plain words; src/core/routing/). v11 and v12 were never a loop's default, so no
+ * patch names them. Asked once at the start, after routing-v10-model.
+ */
+export const ROUTING_V13_PATCH = 'routing-v13-model';
+/**
  * Patch id of host-affine routing: a host-bound loop runs routing's activities (profiles, session, handoff, log) on
  * its host's queue, like every other workspace activity, instead of as local activities on whichever worker runs the
  * workflow task.
@@ -144,30 +150,32 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     }
     if (r.sessionError) state.warnings.push(r.sessionError);
   }
-  // Routing v10 for loops started now, v9, v8, v7, v6, v5 or v4 for loops recorded before it: decided in
-  // createContext (patches routing-v4-model to routing-v10-model, asked at the start like patches-at-start-v1, never
+  // Routing v13 for loops started now, v10, v9, v8, v7, v6, v5 or v4 for loops recorded before it: decided in
+  // createContext (patches routing-v4-model to routing-v13-model, asked at the start like patches-at-start-v1, never
   // after a local activity).
   // v3 for loops recorded with patches-at-start-v1 but before v4; v3, v2 (calibrated confidence, budgets) or v1 asked here, after the startRouting local activity, by
   // loops recorded before patches-at-start-v1.
-  const model = ctx.routingV10
-    ? 'calibrated-v10'
-    : ctx.routingV9
-      ? 'calibrated-v9'
-      : ctx.routingV8
-        ? 'calibrated-v8'
-        : ctx.routingV7
-          ? 'calibrated-v7'
-          : ctx.routingV6
-            ? 'calibrated-v6'
-            : ctx.routingV5
-              ? 'calibrated-v5'
-              : ctx.routingV4
-                ? 'calibrated-v4'
-                : ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
-                  ? 'calibrated-v3'
-                  : patched(ROUTING_V2_PATCH)
-                    ? 'calibrated'
-                    : 'keywords';
+  const model = ctx.routingV13
+    ? 'calibrated-v13'
+    : ctx.routingV10
+      ? 'calibrated-v10'
+      : ctx.routingV9
+        ? 'calibrated-v9'
+        : ctx.routingV8
+          ? 'calibrated-v8'
+          : ctx.routingV7
+            ? 'calibrated-v7'
+            : ctx.routingV6
+              ? 'calibrated-v6'
+              : ctx.routingV5
+                ? 'calibrated-v5'
+                : ctx.routingV4
+                  ? 'calibrated-v4'
+                  : ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
+                    ? 'calibrated-v3'
+                    : patched(ROUTING_V2_PATCH)
+                      ? 'calibrated'
+                      : 'keywords';
   const t = new RoutingTracker(rulesOf(input), m.state.loopId, profiles, state, input.routing?.carryIn?.taskId, {
     model,
   });

@@ -18,6 +18,7 @@ import {
   ROUTING_V8_PATCH,
   ROUTING_V9_PATCH,
   ROUTING_V10_PATCH,
+  ROUTING_V13_PATCH,
 } from './routing';
 import { asLoopFailure } from './failures';
 import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
@@ -131,6 +132,7 @@ export function createContext(
   const routingV8 = patched(ROUTING_V8_PATCH);
   const routingV9 = patched(ROUTING_V9_PATCH);
   const routingV10 = patched(ROUTING_V10_PATCH);
+  const routingV13 = patched(ROUTING_V13_PATCH);
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -155,6 +157,7 @@ export function createContext(
     routingV8,
     routingV9,
     routingV10,
+    routingV13,
     ...(notifiesParent ? { notifiesParent } : {}),
   };
 }

@@ -87,6 +87,9 @@ describe('the routing model', () => {
     'calibrated-v8',
     'calibrated-v9',
     'calibrated-v10',
+    'calibrated-v11',
+    'calibrated-v12',
+    'calibrated-v13',
   ] as const)(
     'routes only above 0.70 probability and complexity above 3, on every labelled text of every split (%s)',
     async (model) => {
