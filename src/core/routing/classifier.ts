@@ -875,6 +875,8 @@ export function classify(
       : `${domain} from the text's words (no keyword matched)`,
   );
   if (ranked[1]) why.push(`runner-up ${ranked[1][0]} scored ${ranked[1][1]}`);
+  for (const p of payloads) why.push(`quotes an attack payload: counted as "${p}"`);
+  if (unled !== task) why.push('the escalation lead ("Support escalation:") is how the ticket came in: not counted');
   why.push(...senseWhy(noCloud, everyday, matched));
   if (general !== undefined) why.push(`probability ${domain} ${confidence}, no specialist (general) ${general}`);
   const candidates = index.profilesByDomain.get(domain) ?? [];

@@ -85,6 +85,7 @@ describe('routing v12', () => {
     const digest = 'Support escalation: a florist wants the weekly digest email to skip empty sections.';
     expect(routesTo(digest, v11)).toBe('sre');
     expect(routesTo(digest, v12)).toBeUndefined();
+    expect(classify(digest, v12).why.join('\n')).toMatch(/escalation lead .* not counted/);
     expect(routesTo('Escalation policy: page the secondary on-call after 10 minutes without an ack.', v12)).toBe('sre');
   });
 
@@ -134,6 +135,7 @@ describe('routing v13', () => {
     const sqli = "Typing ' OR 1=1 -- into the admin user search returns every account in the system.";
     expect(routesTo(sqli, v12)).toBeUndefined();
     expect(routesTo(sqli, v13)).toBe('security');
+    expect(classify(sqli, v13).why).toContain('quotes an attack payload: counted as "sql injection"');
     const xss = 'Entered <img src=x onerror=alert(1)> as a product review; every visitor gets the popup.';
     expect(routesTo(xss, v12)).toBeUndefined();
     expect(routesTo(xss, v13)).toBe('security');
