@@ -155,8 +155,9 @@ export function normalizeText(s: string): string {
 }
 
 /** The built-in vocabulary a model reads: v1 (`keywords`), v2 (v2 to v9), then one more for each of v10 to v13. */
-function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 {
+function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 | 7 {
   if (model === 'keywords') return 1;
+  if (model === 'calibrated-v14') return 7;
   if (model === 'calibrated-v13') return 6;
   if (model === 'calibrated-v12') return 5;
   if (model === 'calibrated-v11') return 4;
@@ -362,6 +363,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v14'
   | 'calibrated-v13'
   | 'calibrated-v12'
   | 'calibrated-v11'
@@ -381,6 +383,7 @@ export type ConfidenceModel =
  * classifies as a loop recorded with routing v8 replays).
  */
 export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v14: 'calibrated-v14',
   v13: 'calibrated-v13',
   v12: 'calibrated-v12',
   v11: 'calibrated-v11',
@@ -403,10 +406,13 @@ const hasV8Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v10' ||
   model === 'calibrated-v11' ||
   model === 'calibrated-v12' ||
-  model === 'calibrated-v13';
+  model === 'calibrated-v13' ||
+  model === 'calibrated-v14';
 /** Whether a model has v11's rules (FinOps's "project" no cloud word, v11's sense words): v11 and v12. */
 const hasV11Rules = (model: ConfidenceModel): boolean =>
-  model === 'calibrated-v11' || model === 'calibrated-v12' || model === 'calibrated-v13';
+  model === 'calibrated-v11' || model === 'calibrated-v12' || model === 'calibrated-v13' || model === 'calibrated-v14';
+/** Whether a model has v13's rules (attack payloads, v12's escalation lead): v13 and v14. */
+const hasV13Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v13' || model === 'calibrated-v14';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
 const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */
@@ -451,6 +457,13 @@ const CLOUD_CONTEXT = new RegExp(`\\b(${CLOUD_WORDS.join('|')})\\b`);
  */
 const HOSTED_V8 =
   /\b(heroku|vercel|netlify|fly io|firebase|firestore|supabase|sentry|jira|confluence|atlassian|jet ?brains|git ?hub (actions|enterprise|copilot|seats?|minutes)|copilot|git ?lab|cloudflare|digital ?ocean|droplets?|dynos?|mongo ?db atlas|planet ?scale|circle ?ci|buildkite|bitbucket|auth0|okta|algolia)\b/;
+/**
+ * v14: the tools that price a Kubernetes cluster's workloads, and the autoscalers whose requests they price
+ * ("Kubecost shows ml-batch requesting three times what it uses; set requests from VPA recommendations"): a cluster's
+ * cost named without a cloud word.
+ */
+const CLUSTER_COST_V14 =
+  /\b(kube ?cost|open ?cost|infracost|cloudability|cloud ?health|vpa|vertical pod autoscaler|hpa|requests and limits|resource requests)\b/;
 /**
  * v7: the cloud words without "budget" and "account", which a product's own money uses too ("monthly budget limits
  * per spending category", "skip those accounts on the bill run"): what a task FinOps matched only by its everyday
@@ -504,9 +517,13 @@ const COMPUTE_VERB = /\bcompute (the|a|an|each|per|its|their|our|invoice|totals?
  * Whether a task names cloud or infrastructure (v5: FinOps routes only then). `v6`: "compute" followed by an article
  * or a figure is the verb ("compute the estimated cost per serving"), not cloud compute.
  */
-export function hasCloudContext(text: string, v6 = false, v8 = false): boolean {
+export function hasCloudContext(text: string, v6 = false, v8 = false, v14 = false): boolean {
   const norm = normalizeText(text);
-  return CLOUD_CONTEXT.test(v6 ? norm.replace(COMPUTE_VERB, 'calculate $1') : norm) || (v8 && HOSTED_V8.test(norm));
+  return (
+    CLOUD_CONTEXT.test(v6 ? norm.replace(COMPUTE_VERB, 'calculate $1') : norm) ||
+    (v8 && HOSTED_V8.test(norm)) ||
+    (v14 && CLUSTER_COST_V14.test(norm))
+  );
 }
 
 /**
@@ -518,11 +535,16 @@ export function finopsEverydayOnly(
   text: string,
   v8 = false,
   v11 = false,
+  v14 = false,
 ): boolean {
   if (!matched?.length || !matched.every((k) => FINOPS_EVERYDAY.has(k))) return false;
   const norm = normalizeText(text);
   const cloud = v11 ? CLOUD_CONTEXT_V11 : CLOUD_CONTEXT_V7;
-  return !cloud.test(norm.replace(COMPUTE_VERB, 'calculate $1')) && !(v8 && HOSTED_V8.test(norm));
+  return (
+    !cloud.test(norm.replace(COMPUTE_VERB, 'calculate $1')) &&
+    !(v8 && HOSTED_V8.test(norm)) &&
+    !(v14 && CLUSTER_COST_V14.test(norm))
+  );
 }
 
 /**
@@ -740,8 +762,15 @@ function modelConfidences(
   if (
     hasV5Rules(model) &&
     (p.domains.get(Domains.finops) ?? 0) > 0 &&
-    (!hasCloudContext(text, hasV6Rules(model), hasV8Rules(model)) ||
-      (hasV7Rules(model) && finopsEverydayOnly(k.matched[Domains.finops], text, hasV8Rules(model), hasV11Rules(model))))
+    (!hasCloudContext(text, hasV6Rules(model), hasV8Rules(model), model === 'calibrated-v14') ||
+      (hasV7Rules(model) &&
+        finopsEverydayOnly(
+          k.matched[Domains.finops],
+          text,
+          hasV8Rules(model),
+          hasV11Rules(model),
+          model === 'calibrated-v14',
+        )))
   ) {
     p.general += p.domains.get(Domains.finops)!;
     p.domains.set(Domains.finops, 0);
@@ -753,17 +782,19 @@ function modelConfidences(
   if (hasV7Rules(model)) {
     const norm = normalizeText(text);
     const v: SenseVersion =
-      model === 'calibrated-v13'
-        ? 13
-        : model === 'calibrated-v12'
-          ? 12
-          : model === 'calibrated-v11'
-            ? 11
-            : model === 'calibrated-v10'
-              ? 10
-              : model === 'calibrated-v9'
-                ? 9
-                : 7;
+      model === 'calibrated-v14'
+        ? 14
+        : model === 'calibrated-v13'
+          ? 13
+          : model === 'calibrated-v12'
+            ? 12
+            : model === 'calibrated-v11'
+              ? 11
+              : model === 'calibrated-v10'
+                ? 10
+                : model === 'calibrated-v9'
+                  ? 9
+                  : 7;
     for (const d of Object.keys(everydayWordsOf(v))) {
       const q = p.domains.get(d) ?? 0;
       if (q > 0 && everydayOnly(d, k.matched[d], norm, v)) {
@@ -815,6 +846,37 @@ function senseWhy(noCloud: boolean, everyday: readonly string[], matched: Record
 }
 
 /**
+ * v14: a person logging an incident of the trade ("when the harbour office logs an incident like a fog delay", "a
+ * member logs a swarm incident") records an event: neither SRE's logs nor its incident work. Read as "records".
+ */
+const LOGGED_INCIDENT = /\blog(?:s|ged|ging)?(?=\s+(?:an?|the|each|every|any)\s+(?:[\w-]+\s+){0,2}incidents?\b)/gi;
+
+/** v14: the task with a logged incident read as recorded ({@link LOGGED_INCIDENT}). */
+export function withoutLoggedIncident(task: string): string {
+  return task.replace(LOGGED_INCIDENT, 'records');
+}
+
+/**
+ * The text a model reads of a task. v12: a support ticket's "Support escalation:" says how it reached the team, not
+ * SRE's escalation. v13: an attack payload the task quotes names its weakness (`' OR 1=1 --` is a SQL injection).
+ * v14: a logged incident of the trade is recorded ({@link withoutLoggedIncident}).
+ */
+export function modelText(
+  task: string,
+  model: ConfidenceModel,
+): { text: string; unled: string; payloads: string[]; recorded: boolean } {
+  const unled = model === 'calibrated-v12' || hasV13Rules(model) ? withoutEscalationLead(task) : task;
+  const recorded = model === 'calibrated-v14' ? withoutLoggedIncident(unled) : unled;
+  const payloads = hasV13Rules(model) ? payloadWeaknesses(task) : [];
+  return {
+    text: payloads.length ? `${recorded} (${payloads.join(', ')})` : recorded,
+    unled,
+    payloads,
+    recorded: recorded !== unled,
+  };
+}
+
+/**
  * Classifies a task text.
  *
  * - The keyword pass ({@link keywordPass}) scores every domain.
@@ -833,11 +895,7 @@ export function classify(
   rules: Pick<RoutingRules, 'minConfidence' | 'minComplexity'> = ROUTING_DEFAULTS,
 ): Classification {
   const model = index.model;
-  // v12: a support ticket's "Support escalation:" says how it reached the team, not SRE's escalation. v13: an attack
-  // payload the task quotes names its weakness (`' OR 1=1 --` is a SQL injection).
-  const unled = model === 'calibrated-v12' || model === 'calibrated-v13' ? withoutEscalationLead(task) : task;
-  const payloads = model === 'calibrated-v13' ? payloadWeaknesses(task) : [];
-  const text = payloads.length ? `${unled} (${payloads.join(', ')})` : unled;
+  const { text, unled, payloads, recorded } = modelText(task, model);
   const k = keywordPass(text, index);
   const { matched, scores } = k;
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
@@ -877,6 +935,7 @@ export function classify(
   if (ranked[1]) why.push(`runner-up ${ranked[1][0]} scored ${ranked[1][1]}`);
   for (const p of payloads) why.push(`quotes an attack payload: counted as "${p}"`);
   if (unled !== task) why.push('the escalation lead ("Support escalation:") is how the ticket came in: not counted');
+  if (recorded) why.push('a logged incident of the trade is a record ("logs an incident"): read as "records"');
   why.push(...senseWhy(noCloud, everyday, matched));
   if (general !== undefined) why.push(`probability ${domain} ${confidence}, no specialist (general) ${general}`);
   const candidates = index.profilesByDomain.get(domain) ?? [];

@@ -831,8 +831,47 @@ export const EVERYDAY_WORDS_V13: Readonly<Record<string, ReadonlySet<string>>> =
   docs: new Set([...EVERYDAY_WORDS_V12.docs, 'section']),
 };
 
-/** Which routing version's sense rule to apply: v7 (and v8), v9 to v13 (`false` is v7, `true` v9). */
-export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13;
+/**
+ * Security's world in v14: v12's, plus what a plain-language report of a weakness names: the researcher who found it,
+ * the inside of the network a fetch reaches, the script file an upload runs, the advisory a bump answers, an unsigned
+ * token, a signing salt, a reset link, a session that outlives logging out.
+ */
+const SECURITY_WORLD_V14: readonly string[] = [
+  ...SECURITY_WORLD_V12,
+  'researchers?',
+  'localhost',
+  '(?:internal|private|inside (?:our|the|your)) networks?',
+  'php',
+  'advisor(?:y|ies)',
+  'unsigned',
+  'salts?',
+  'reset links?',
+  'logged out',
+  'still logged in',
+];
+
+/** SRE's world in v14: v12's, plus the engineers on call ("shows the engineers who is on call this week"). */
+const SRE_WORLD_V14: readonly string[] = [...SRE_WORLD_V12, 'engineers? (?:\\w+ ){0,3}on call', 'on call engineers?'];
+
+/** Docs' world in v14: v10's, plus a docs site's "Getting Started" page. */
+const DOCS_WORLD_V14: readonly string[] = [...DOCS_WORLD, 'getting started'];
+
+/** Testing's world in v14: v9's, plus Go's test command and a test helper ("go test -race flags a data race"). */
+const TESTING_WORLD_V14: readonly string[] = [...TESTING_WORLD_V9, 'go test', 'test helpers?'];
+
+const TECHNICAL_WORLD_V14: Readonly<Record<string, RegExp>> = {
+  ...TECHNICAL_WORLD_V12,
+  security: words(...SECURITY_WORLD_V14),
+  sre: words(...SRE_WORLD_V14),
+  docs: words(...DOCS_WORLD_V14),
+  testing: words(...TESTING_WORLD_V14),
+};
+
+/** Routing v14's everyday words: v13's. Its worlds are v12's with more of security, SRE, docs and testing. */
+export const EVERYDAY_WORDS_V14: Readonly<Record<string, ReadonlySet<string>>> = EVERYDAY_WORDS_V13;
+
+/** Which routing version's sense rule to apply: v7 (and v8), v9 to v14 (`false` is v7, `true` v9). */
+export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14;
 
 /** Each version's everyday words and technical worlds. */
 const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, ReadonlySet<string>>>>> = {
@@ -842,6 +881,7 @@ const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, Readonl
   11: EVERYDAY_WORDS_V11,
   12: EVERYDAY_WORDS_V12,
   13: EVERYDAY_WORDS_V13,
+  14: EVERYDAY_WORDS_V14,
 };
 const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp>>>> = {
   7: TECHNICAL_WORLD,
@@ -850,6 +890,7 @@ const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp
   11: TECHNICAL_WORLD_V11,
   12: TECHNICAL_WORLD_V12,
   13: TECHNICAL_WORLD_V12,
+  14: TECHNICAL_WORLD_V14,
 };
 
 /** The everyday words of a version's sense rule, by domain. */

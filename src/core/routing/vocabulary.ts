@@ -378,12 +378,35 @@ export const VOCABULARY_V13: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
+ * Routing v14's keywords: the words of a dbt model's incremental load (its fact tables, late-arriving rows, the
+ * lookback window), and what plain-language reports say of a weakness, a broken page and a cluster's cost.
+ */
+export const VOCABULARY_V14: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    data: [
+      ...w(3, 'late arriving, lookback, lookback window, incremental filter, incremental model, fct, stg'),
+      ...w(2, 'bi report'),
+    ],
+    security: [
+      ...w(3, 'logged out, still logged in, reset link, reset links, encrypted, delete other, other people s'),
+    ],
+    frontend: [
+      ...w(3, 'js bundle, javascript bundle, client bundle, bundle size, locale pack, address bar, browser tab'),
+    ],
+    docs: [...w(3, 'install md, install instructions, broken links, getting started page')],
+    backend: [...w(3, 'whoever saves last, last write wins, enqueued')],
+    testing: [...w(3, 'passes locally, fails in ci')],
+    devops: [...w(3, 'test server, test servers, nightly build, nightly builds')],
+    finops: [...w(3, 'renewal quote, billable, costing us, credits ran out')],
+  };
+
+/**
  * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
  * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}), v5
  * (routing v12: v4 plus {@link VOCABULARY_V12}) or v6 (routing v13: v5 plus {@link VOCABULARY_V13}).
  */
 export function builtinVocabulary(
-  version: 1 | 2 | 3 | 4 | 5 | 6,
+  version: 1 | 2 | 3 | 4 | 5 | 6 | 7,
 ): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
@@ -393,5 +416,6 @@ export function builtinVocabulary(
   if (version >= 4) for (const [d, kws] of Object.entries(VOCABULARY_V11)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 5) for (const [d, kws] of Object.entries(VOCABULARY_V12)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 6) for (const [d, kws] of Object.entries(VOCABULARY_V13)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 7) for (const [d, kws] of Object.entries(VOCABULARY_V14)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }
