@@ -52,6 +52,9 @@ describe('ralphLoop replay', () => {
         // Routing v13 (patch routing-v13-model, asked at the start after routing-v10-model): v8's weights with the
         // rules of v11 to v13 (escalation leads, attack payloads, more everyday and trade words) route it.
         'routing-v13-model.json',
+        // Routing v14 (patch routing-v14-model, asked at the start after routing-v13-model): v8's weights with v14's
+        // rules (logged incidents of a trade as records, cluster-cost tools as cloud words, more worlds and words).
+        'routing-v14-model.json',
         // Fused iterations (patch fused-iteration-v1): detection pass and check inside the agent's activity; one
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',

@@ -175,7 +175,7 @@ function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 | 7 
  */
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
-  model: ConfidenceModel = 'calibrated-v13',
+  model: ConfidenceModel = 'calibrated-v14',
   learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
@@ -346,7 +346,9 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v13` (v12 with attack payloads as evidence of their
+ * How a classification's confidence is computed: `calibrated-v14` (the default: v13 with a logged incident of the
+ * trade read as a record, cluster-cost tools as FinOps's cloud words, more of four domains' worlds and more plain words
+ * of the trades), `calibrated-v13` (v12 with attack payloads as evidence of their
  * weakness and the plain words testers and colleagues use for a trade's work), `calibrated-v12` (v11 without a
  * ticket's "Support escalation:" lead, with SRE's capacity and security's session and signature as everyday words),
  * `calibrated-v11` (v10 with data's report, a credential's expiry, a scan for weaknesses and more trade names; v11

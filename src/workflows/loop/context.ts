@@ -73,6 +73,8 @@ export interface LoopContext {
   readonly routingV10: boolean;
   /** Patch `routing-v13-model` (asked once per run, in createContext, after routing-v10-model): the v13 rules. */
   readonly routingV13: boolean;
+  /** Patch `routing-v14-model` (asked once per run, in createContext, after routing-v13-model): the v14 rules. */
+  readonly routingV14: boolean;
   /** The quality/cost search-attribute patch was asked in this run (loops recorded before `patchesAtStart`). */
   qualityCostAsked?: boolean;
   /** The verification baseline, when verification is on (patch verification-v1) and it was recorded. */

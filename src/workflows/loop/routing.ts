@@ -73,6 +73,12 @@ export const ROUTING_V10_PATCH = 'routing-v10-model';
  */
 export const ROUTING_V13_PATCH = 'routing-v13-model';
 /**
+ * Routing v14: v13 with a logged incident of the trade read as a record, cluster-cost tools as FinOps's cloud words,
+ * more of four domains' technical worlds and more plain words of the trades (src/core/routing/). Asked once at the
+ * start, after routing-v13-model.
+ */
+export const ROUTING_V14_PATCH = 'routing-v14-model';
+/**
  * Patch id of host-affine routing: a host-bound loop runs routing's activities (profiles, session, handoff, log) on
  * its host's queue, like every other workspace activity, instead of as local activities on whichever worker runs the
  * workflow task.
@@ -150,32 +156,34 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     }
     if (r.sessionError) state.warnings.push(r.sessionError);
   }
-  // Routing v13 for loops started now, v10, v9, v8, v7, v6, v5 or v4 for loops recorded before it: decided in
-  // createContext (patches routing-v4-model to routing-v13-model, asked at the start like patches-at-start-v1, never
+  // Routing v14 for loops started now, v13, v10, v9, v8, v7, v6, v5 or v4 for loops recorded before it: decided in
+  // createContext (patches routing-v4-model to routing-v14-model, asked at the start like patches-at-start-v1, never
   // after a local activity).
   // v3 for loops recorded with patches-at-start-v1 but before v4; v3, v2 (calibrated confidence, budgets) or v1 asked here, after the startRouting local activity, by
   // loops recorded before patches-at-start-v1.
-  const model = ctx.routingV13
-    ? 'calibrated-v13'
-    : ctx.routingV10
-      ? 'calibrated-v10'
-      : ctx.routingV9
-        ? 'calibrated-v9'
-        : ctx.routingV8
-          ? 'calibrated-v8'
-          : ctx.routingV7
-            ? 'calibrated-v7'
-            : ctx.routingV6
-              ? 'calibrated-v6'
-              : ctx.routingV5
-                ? 'calibrated-v5'
-                : ctx.routingV4
-                  ? 'calibrated-v4'
-                  : ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
-                    ? 'calibrated-v3'
-                    : patched(ROUTING_V2_PATCH)
-                      ? 'calibrated'
-                      : 'keywords';
+  const model = ctx.routingV14
+    ? 'calibrated-v14'
+    : ctx.routingV13
+      ? 'calibrated-v13'
+      : ctx.routingV10
+        ? 'calibrated-v10'
+        : ctx.routingV9
+          ? 'calibrated-v9'
+          : ctx.routingV8
+            ? 'calibrated-v8'
+            : ctx.routingV7
+              ? 'calibrated-v7'
+              : ctx.routingV6
+                ? 'calibrated-v6'
+                : ctx.routingV5
+                  ? 'calibrated-v5'
+                  : ctx.routingV4
+                    ? 'calibrated-v4'
+                    : ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
+                      ? 'calibrated-v3'
+                      : patched(ROUTING_V2_PATCH)
+                        ? 'calibrated'
+                        : 'keywords';
   const t = new RoutingTracker(rulesOf(input), m.state.loopId, profiles, state, input.routing?.carryIn?.taskId, {
     model,
   });

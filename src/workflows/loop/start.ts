@@ -19,6 +19,7 @@ import {
   ROUTING_V9_PATCH,
   ROUTING_V10_PATCH,
   ROUTING_V13_PATCH,
+  ROUTING_V14_PATCH,
 } from './routing';
 import { asLoopFailure } from './failures';
 import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
@@ -133,6 +134,7 @@ export function createContext(
   const routingV9 = patched(ROUTING_V9_PATCH);
   const routingV10 = patched(ROUTING_V10_PATCH);
   const routingV13 = patched(ROUTING_V13_PATCH);
+  const routingV14 = patched(ROUTING_V14_PATCH);
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -158,6 +160,7 @@ export function createContext(
     routingV9,
     routingV10,
     routingV13,
+    routingV14,
     ...(notifiesParent ? { notifiesParent } : {}),
   };
 }

@@ -2,7 +2,7 @@
  * Routing v11, v12 and v13 (src/core/routing/): v8's weights with more rules, each judged on two blind splits written
  * after the one before was judged. v11: data's "report" beside a product's own export, a credential's expiry, a scan
  * for weaknesses, FinOps's "project" no cloud word, more trade names. v12: a ticket's "Support escalation:" lead set
- * aside, SRE's "capacity" and security's "session" and "signature" as everyday words. v13 (the default): attack
+ * aside, SRE's "capacity" and security's "session" and "signature" as everyday words. v13 (the default before v14): attack
  * payloads a task quotes as evidence of their weakness, and the plain words testers and colleagues use for a trade's
  * work. Their held-out splits are never read by a rule.
  */
@@ -107,10 +107,8 @@ describe('routing v12', () => {
 });
 
 describe('routing v13', () => {
-  it('is the default model', () => {
-    expect(classify('Rotate the leaked JWT signing keys').model).toBe('calibrated-v13');
-    expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v13');
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 4)).toEqual(['v13', 'v12', 'v11', 'v10']);
+  it('is a model the CLI names, after v14', () => {
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 5)).toEqual(['v14', 'v13', 'v12', 'v11', 'v10']);
   });
 
   it('reads the attack payload a bug report quotes as its weakness, and not a path or a tag', () => {
