@@ -1,7 +1,7 @@
 /**
  * Routing v14's splits. v14 is v8's weights (no fit of its own: bench/fit-routing-v8.ts; a refit on every spent split,
- * with v13's vocabulary as its features, moved the spent plain-language splits by 0 to 3 tasks and routed one general
- * task more, so it was left out) with v13's rules and:
+ * with v13's vocabulary as its features, moved the spent plain-language splits by between 2 fewer and 5 more tasks
+ * and routed one general task more, so it was left out) with v13's rules and:
  * - a person logging an incident of the trade records it ("the harbour office logs an incident like a fog delay"):
  *   src/core/routing/classifier.ts, `withoutLoggedIncident`;
  * - the tools that price a cluster's workloads (Kubecost, VPA...) are cloud words for FinOps (`CLUSTER_COST_V14`);
