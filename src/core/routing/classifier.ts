@@ -155,8 +155,9 @@ export function normalizeText(s: string): string {
 }
 
 /** The built-in vocabulary a model reads: v1 (`keywords`), v2 (v2 to v9), then one more for each of v10 to v13. */
-function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 | 7 {
+function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 {
   if (model === 'keywords') return 1;
+  if (model === 'calibrated-v15') return 8;
   if (model === 'calibrated-v14') return 7;
   if (model === 'calibrated-v13') return 6;
   if (model === 'calibrated-v12') return 5;
@@ -365,6 +366,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v15'
   | 'calibrated-v14'
   | 'calibrated-v13'
   | 'calibrated-v12'
@@ -385,6 +387,7 @@ export type ConfidenceModel =
  * classifies as a loop recorded with routing v8 replays).
  */
 export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v15: 'calibrated-v15',
   v14: 'calibrated-v14',
   v13: 'calibrated-v13',
   v12: 'calibrated-v12',
@@ -409,12 +412,15 @@ const hasV8Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v11' ||
   model === 'calibrated-v12' ||
   model === 'calibrated-v13' ||
-  model === 'calibrated-v14';
+  model === 'calibrated-v14' ||
+  model === 'calibrated-v15';
 /** Whether a model has v11's rules (FinOps's "project" no cloud word, v11's sense words): v11 and v12. */
 const hasV11Rules = (model: ConfidenceModel): boolean =>
-  model === 'calibrated-v11' || model === 'calibrated-v12' || model === 'calibrated-v13' || model === 'calibrated-v14';
+  model === 'calibrated-v11' || model === 'calibrated-v12' || hasV13Rules(model);
 /** Whether a model has v13's rules (attack payloads, v12's escalation lead): v13 and v14. */
-const hasV13Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v13' || model === 'calibrated-v14';
+const hasV13Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v13' || hasV14Rules(model);
+/** Whether a model has v14's rules (logged incidents, cluster-cost tools, v14's worlds): v14 and v15. */
+const hasV14Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v14' || model === 'calibrated-v15';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
 const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */
@@ -764,15 +770,9 @@ function modelConfidences(
   if (
     hasV5Rules(model) &&
     (p.domains.get(Domains.finops) ?? 0) > 0 &&
-    (!hasCloudContext(text, hasV6Rules(model), hasV8Rules(model), model === 'calibrated-v14') ||
+    (!hasCloudContext(text, hasV6Rules(model), hasV8Rules(model), hasV14Rules(model)) ||
       (hasV7Rules(model) &&
-        finopsEverydayOnly(
-          k.matched[Domains.finops],
-          text,
-          hasV8Rules(model),
-          hasV11Rules(model),
-          model === 'calibrated-v14',
-        )))
+        finopsEverydayOnly(k.matched[Domains.finops], text, hasV8Rules(model), hasV11Rules(model), hasV14Rules(model))))
   ) {
     p.general += p.domains.get(Domains.finops)!;
     p.domains.set(Domains.finops, 0);
@@ -784,19 +784,21 @@ function modelConfidences(
   if (hasV7Rules(model)) {
     const norm = normalizeText(text);
     const v: SenseVersion =
-      model === 'calibrated-v14'
-        ? 14
-        : model === 'calibrated-v13'
-          ? 13
-          : model === 'calibrated-v12'
-            ? 12
-            : model === 'calibrated-v11'
-              ? 11
-              : model === 'calibrated-v10'
-                ? 10
-                : model === 'calibrated-v9'
-                  ? 9
-                  : 7;
+      model === 'calibrated-v15'
+        ? 15
+        : model === 'calibrated-v14'
+          ? 14
+          : model === 'calibrated-v13'
+            ? 13
+            : model === 'calibrated-v12'
+              ? 12
+              : model === 'calibrated-v11'
+                ? 11
+                : model === 'calibrated-v10'
+                  ? 10
+                  : model === 'calibrated-v9'
+                    ? 9
+                    : 7;
     for (const d of Object.keys(everydayWordsOf(v))) {
       const q = p.domains.get(d) ?? 0;
       if (q > 0 && everydayOnly(d, k.matched[d], norm, v)) {
@@ -868,7 +870,7 @@ export function modelText(
   model: ConfidenceModel,
 ): { text: string; unled: string; payloads: string[]; recorded: boolean } {
   const unled = model === 'calibrated-v12' || hasV13Rules(model) ? withoutEscalationLead(task) : task;
-  const recorded = model === 'calibrated-v14' ? withoutLoggedIncident(unled) : unled;
+  const recorded = hasV14Rules(model) ? withoutLoggedIncident(unled) : unled;
   const payloads = hasV13Rules(model) ? payloadWeaknesses(task) : [];
   return {
     text: payloads.length ? `${recorded} (${payloads.join(', ')})` : recorded,

@@ -870,8 +870,11 @@ const TECHNICAL_WORLD_V14: Readonly<Record<string, RegExp>> = {
 /** Routing v14's everyday words: v13's. Its worlds are v12's with more of security, SRE, docs and testing. */
 export const EVERYDAY_WORDS_V14: Readonly<Record<string, ReadonlySet<string>>> = EVERYDAY_WORDS_V13;
 
-/** Which routing version's sense rule to apply: v7 (and v8), v9 to v14 (`false` is v7, `true` v9). */
-export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14;
+/** Routing v15's everyday words and worlds: v14's (v15 adds keywords only). */
+export const EVERYDAY_WORDS_V15: Readonly<Record<string, ReadonlySet<string>>> = EVERYDAY_WORDS_V14;
+
+/** Which routing version's sense rule to apply: v7 (and v8), v9 to v15 (`false` is v7, `true` v9). */
+export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15;
 
 /** Each version's everyday words and technical worlds. */
 const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, ReadonlySet<string>>>>> = {
@@ -882,6 +885,7 @@ const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, Readonl
   12: EVERYDAY_WORDS_V12,
   13: EVERYDAY_WORDS_V13,
   14: EVERYDAY_WORDS_V14,
+  15: EVERYDAY_WORDS_V15,
 };
 const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp>>>> = {
   7: TECHNICAL_WORLD,
@@ -891,6 +895,7 @@ const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp
   12: TECHNICAL_WORLD_V12,
   13: TECHNICAL_WORLD_V12,
   14: TECHNICAL_WORLD_V14,
+  15: TECHNICAL_WORLD_V14,
 };
 
 /** The everyday words of a version's sense rule, by domain. */

@@ -401,12 +401,41 @@ export const VOCABULARY_V14: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
+ * Routing v15's keywords: what users and staff say of a trade's work when they describe a symptom or ask for a change
+ * in their own words (a site that goes down, a page that hits the database hundreds of times, a script in a review
+ * that pops up for every visitor, a test run on every pull request, what we pay for hosts we no longer use).
+ */
+export const VOCABULARY_V15: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    sre: [
+      ...w(3, 'log format, json logs, log pipeline, logs in one place, searchable logs, hang forever, hangs forever'),
+      ...w(3, 'no timeout, without a timeout, error rates, response times, 99 5, 99 0, site is down, site was down'),
+      ...w(2, 'falls over, fell over, can t keep up, burning through'),
+    ],
+    security: [
+      ...w(3, 'critical advisory, shared admin login, share one admin login, only the permissions, cyber'),
+      ...w(3, 'every visitor gets, everyone viewing, script tag, password was changed, didn t change it'),
+    ],
+    backend: [...w(3, 'hits the database, in the background and, built in the background, rest query')],
+    data: [
+      ...w(
+        3,
+        'nightly import, reload the missing, missing days, malformed files, rows appear twice, totals are doubled',
+      ),
+    ],
+    devops: [...w(3, 'every pull request, block the merge, extra env, env variables in the chart, tags variable')],
+    docs: [...w(3, 'installation instructions, write that up, what their columns mean')],
+    frontend: [...w(3, 'template placeholders, pops in, sticky header, inline validation')],
+    finops: [...w(3, 'we pay for, why are we paying, seat counts, team plans')],
+  };
+
+/**
  * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
  * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}), v5
  * (routing v12: v4 plus {@link VOCABULARY_V12}) or v6 (routing v13: v5 plus {@link VOCABULARY_V13}).
  */
 export function builtinVocabulary(
-  version: 1 | 2 | 3 | 4 | 5 | 6 | 7,
+  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8,
 ): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
@@ -417,5 +446,6 @@ export function builtinVocabulary(
   if (version >= 5) for (const [d, kws] of Object.entries(VOCABULARY_V12)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 6) for (const [d, kws] of Object.entries(VOCABULARY_V13)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 7) for (const [d, kws] of Object.entries(VOCABULARY_V14)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 8) for (const [d, kws] of Object.entries(VOCABULARY_V15)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }
