@@ -37,7 +37,7 @@ const SLOW = 300_000;
 
 describe('every bench completes at tiny sizes and writes its results', () => {
   it(
-    'bench:routing: v14 on its splits (a blind held-out split judged, a second alongside; v13 to v2 too), reliability tables and latency',
+    'bench:routing: v15 on its splits (a blind held-out split judged, a second alongside; v14 to v2 too), reliability tables and latency',
     async () => {
       const r = await bench('routing', 'routing', { BENCH_TEXTS: '500' });
       const a = r.accuracy as Record<string, { tasks: number; shouldRoute: number; reliability: { rows: unknown[] } }>;
@@ -47,9 +47,9 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         expect(a[s].reliability.rows).toHaveLength(6);
       }
       expect(r.accuracy).toMatchObject({
-        model: 'calibrated-v14',
-        heldoutSplits: { judged: 'heldout-thirtyseventh.json', second: 'heldout-thirtyeighth.json' },
-        // The blind splits v14's rules were written on: named, and reported as development figures.
+        model: 'calibrated-v15',
+        heldoutSplits: { judged: 'heldout-thirtyninth.json', second: 'heldout-fortieth.json' },
+        // The blind splits v15's rules were written on: named, and reported as development figures.
         read: [
           'heldout-twentythird.json',
           'heldout-twentyfourth.json',
@@ -65,7 +65,10 @@ describe('every bench completes at tiny sizes and writes its results', () => {
           'heldout-thirtyfourth.json',
           'heldout-thirtyfifth.json',
           'heldout-thirtysixth.json',
+          'heldout-thirtyseventh.json',
+          'heldout-thirtyeighth.json',
         ],
+        v14: { heldoutSplits: { judged: 'heldout-thirtyseventh.json', second: 'heldout-thirtyeighth.json' } },
         v13: { heldoutSplits: { judged: 'heldout-thirtyfifth.json', second: 'heldout-thirtysixth.json' } },
         v12: { heldoutSplits: { judged: 'heldout-thirtythird.json', second: 'heldout-thirtyfourth.json' } },
         v11: { heldoutSplits: { judged: 'heldout-thirtyfirst.json', second: 'heldout-thirtysecond.json' } },
@@ -106,13 +109,15 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         'Thirtyfourth',
         'Thirtyfifth',
         'Thirtysixth',
+        'Thirtyseventh',
+        'Thirtyeighth',
       ])
         expect((r.accuracy as Record<string, { tasks: number }>)[`read${k}`].tasks).toBeGreaterThanOrEqual(130);
       const older = r.accuracy as Record<
-        'v2' | 'v3' | 'v4' | 'v5' | 'v6' | 'v7' | 'v8' | 'v9' | 'v10' | 'v11' | 'v12' | 'v13',
+        'v2' | 'v3' | 'v4' | 'v5' | 'v6' | 'v7' | 'v8' | 'v9' | 'v10' | 'v11' | 'v12' | 'v13' | 'v14',
         Record<string, { tasks: number }>
       >;
-      for (const m of ['v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10', 'v11', 'v12', 'v13'] as const)
+      for (const m of ['v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10', 'v11', 'v12', 'v13', 'v14'] as const)
         for (const k of [
           'Seventh',
           'Eighth',
@@ -146,10 +151,12 @@ describe('every bench completes at tiny sizes and writes its results', () => {
           'Thirtysixth',
           'Thirtyseventh',
           'Thirtyeighth',
+          'Thirtyninth',
+          'Fortieth',
         ])
           expect(older[m][`heldout${k}`].tasks).toBeGreaterThanOrEqual(150);
-      expect(older.v13.heldoutThirtyseventh.tasks).toBe(a.judged.tasks);
-      expect(older.v13.heldoutThirtyeighth.tasks).toBe(a.second.tasks);
+      expect(older.v14.heldoutThirtyninth.tasks).toBe(a.judged.tasks);
+      expect(older.v14.heldoutFortieth.tasks).toBe(a.second.tasks);
       expect((r.accuracy as { v8: { heldoutSplits: unknown } }).v8.heldoutSplits).toEqual({
         judged: 'heldout-twentyfourth.json',
         second: 'heldout-twentythird.json',

@@ -55,6 +55,9 @@ describe('ralphLoop replay', () => {
         // Routing v14 (patch routing-v14-model, asked at the start after routing-v13-model): v8's weights with v14's
         // rules (logged incidents of a trade as records, cluster-cost tools as cloud words, more worlds and words).
         'routing-v14-model.json',
+        // Routing v15 (patch routing-v15-model, asked at the start after routing-v14-model): v14 with users' and
+        // staff's words for a trade's work.
+        'routing-v15-model.json',
         // Fused iterations (patch fused-iteration-v1): detection pass and check inside the agent's activity; one
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',

@@ -75,6 +75,8 @@ export interface LoopContext {
   readonly routingV13: boolean;
   /** Patch `routing-v14-model` (asked once per run, in createContext, after routing-v13-model): the v14 rules. */
   readonly routingV14: boolean;
+  /** Patch `routing-v15-model` (asked once per run, in createContext, after routing-v14-model): the v15 keywords. */
+  readonly routingV15: boolean;
   /** The quality/cost search-attribute patch was asked in this run (loops recorded before `patchesAtStart`). */
   qualityCostAsked?: boolean;
   /** The verification baseline, when verification is on (patch verification-v1) and it was recorded. */

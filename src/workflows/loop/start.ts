@@ -20,6 +20,7 @@ import {
   ROUTING_V10_PATCH,
   ROUTING_V13_PATCH,
   ROUTING_V14_PATCH,
+  ROUTING_V15_PATCH,
 } from './routing';
 import { asLoopFailure } from './failures';
 import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
@@ -135,6 +136,7 @@ export function createContext(
   const routingV10 = patched(ROUTING_V10_PATCH);
   const routingV13 = patched(ROUTING_V13_PATCH);
   const routingV14 = patched(ROUTING_V14_PATCH);
+  const routingV15 = patched(ROUTING_V15_PATCH);
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -161,6 +163,7 @@ export function createContext(
     routingV10,
     routingV13,
     routingV14,
+    routingV15,
     ...(notifiesParent ? { notifiesParent } : {}),
   };
 }

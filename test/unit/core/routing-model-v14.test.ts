@@ -1,5 +1,5 @@
 /**
- * Routing v14 (src/core/routing/, the default): v13 with a logged incident of the trade read as a record, the tools
+ * Routing v14 (src/core/routing/, the default before v15): v13 with a logged incident of the trade read as a record, the tools
  * that price a cluster's workloads as FinOps's cloud words, more of security's, SRE's, docs' and testing's worlds in
  * the sense rule, and more plain words of the trades. Its rules were written on every split up to
  * heldout-thirtysixth.json; its two held-out splits are never read by a rule.
@@ -32,11 +32,6 @@ const routesTo = (text: string, index: typeof v14): string | undefined => {
 };
 
 describe('routing v14', () => {
-  it('is the default model', () => {
-    expect(classify('Rotate the leaked JWT signing keys').model).toBe('calibrated-v14');
-    expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v14');
-  });
-
   it("reads a person logging an incident of the trade as a record, and keeps a program's logs", () => {
     const canal =
       'Canal trust: when a lock keeper logs an incident like a stuck gate, message every boater booked through it.';
