@@ -155,8 +155,9 @@ export function normalizeText(s: string): string {
 }
 
 /** The built-in vocabulary a model reads: v1 (`keywords`), v2 (v2 to v9), then one more for each of v10 to v13. */
-function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 {
+function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 {
   if (model === 'keywords') return 1;
+  if (model === 'calibrated-v16') return 9;
   if (model === 'calibrated-v15') return 8;
   if (model === 'calibrated-v14') return 7;
   if (model === 'calibrated-v13') return 6;
@@ -367,6 +368,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v16'
   | 'calibrated-v15'
   | 'calibrated-v14'
   | 'calibrated-v13'
@@ -388,6 +390,7 @@ export type ConfidenceModel =
  * classifies as a loop recorded with routing v8 replays).
  */
 export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v16: 'calibrated-v16',
   v15: 'calibrated-v15',
   v14: 'calibrated-v14',
   v13: 'calibrated-v13',
@@ -414,14 +417,27 @@ const hasV8Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v12' ||
   model === 'calibrated-v13' ||
   model === 'calibrated-v14' ||
-  model === 'calibrated-v15';
+  model === 'calibrated-v15' ||
+  model === 'calibrated-v16';
 /** Whether a model has v11's rules (FinOps's "project" no cloud word, v11's sense words): v11 and v12. */
 const hasV11Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v11' || model === 'calibrated-v12' || hasV13Rules(model);
 /** Whether a model has v13's rules (attack payloads, v12's escalation lead): v13 and v14. */
 const hasV13Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v13' || hasV14Rules(model);
-/** Whether a model has v14's rules (logged incidents, cluster-cost tools, v14's worlds): v14 and v15. */
-const hasV14Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v14' || model === 'calibrated-v15';
+/** Which version's sense rule (./sense.ts) a model applies: v7 and v8 apply v7's. */
+const SENSE_VERSION_OF: Readonly<Partial<Record<ConfidenceModel, SenseVersion>>> = {
+  'calibrated-v9': 9,
+  'calibrated-v10': 10,
+  'calibrated-v11': 11,
+  'calibrated-v12': 12,
+  'calibrated-v13': 13,
+  'calibrated-v14': 14,
+  'calibrated-v15': 15,
+  'calibrated-v16': 16,
+};
+/** Whether a model has v14's rules (logged incidents, cluster-cost tools, v14's worlds): v14 to v16. */
+const hasV14Rules = (model: ConfidenceModel): boolean =>
+  model === 'calibrated-v14' || model === 'calibrated-v15' || model === 'calibrated-v16';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
 const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */
@@ -784,22 +800,7 @@ function modelConfidences(
   const everyday: string[] = [];
   if (hasV7Rules(model)) {
     const norm = normalizeText(text);
-    const v: SenseVersion =
-      model === 'calibrated-v15'
-        ? 15
-        : model === 'calibrated-v14'
-          ? 14
-          : model === 'calibrated-v13'
-            ? 13
-            : model === 'calibrated-v12'
-              ? 12
-              : model === 'calibrated-v11'
-                ? 11
-                : model === 'calibrated-v10'
-                  ? 10
-                  : model === 'calibrated-v9'
-                    ? 9
-                    : 7;
+    const v: SenseVersion = SENSE_VERSION_OF[model] ?? 7;
     for (const d of Object.keys(everydayWordsOf(v))) {
       const q = p.domains.get(d) ?? 0;
       if (q > 0 && everydayOnly(d, k.matched[d], norm, v)) {

@@ -873,8 +873,11 @@ export const EVERYDAY_WORDS_V14: Readonly<Record<string, ReadonlySet<string>>> =
 /** Routing v15's everyday words and worlds: v14's (v15 adds keywords only). */
 export const EVERYDAY_WORDS_V15: Readonly<Record<string, ReadonlySet<string>>> = EVERYDAY_WORDS_V14;
 
-/** Which routing version's sense rule to apply: v7 (and v8), v9 to v15 (`false` is v7, `true` v9). */
-export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15;
+/** Routing v16's everyday words and worlds: v15's (v16 adds keywords only). */
+export const EVERYDAY_WORDS_V16: Readonly<Record<string, ReadonlySet<string>>> = EVERYDAY_WORDS_V15;
+
+/** Which routing version's sense rule to apply: v7 (and v8), v9 to v16 (`false` is v7, `true` v9). */
+export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16;
 
 /** Each version's everyday words and technical worlds. */
 const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, ReadonlySet<string>>>>> = {
@@ -886,6 +889,7 @@ const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, Readonl
   13: EVERYDAY_WORDS_V13,
   14: EVERYDAY_WORDS_V14,
   15: EVERYDAY_WORDS_V15,
+  16: EVERYDAY_WORDS_V16,
 };
 const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp>>>> = {
   7: TECHNICAL_WORLD,
@@ -896,6 +900,7 @@ const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp
   13: TECHNICAL_WORLD_V12,
   14: TECHNICAL_WORLD_V14,
   15: TECHNICAL_WORLD_V14,
+  16: TECHNICAL_WORLD_V14,
 };
 
 /** The everyday words of a version's sense rule, by domain. */

@@ -430,12 +430,69 @@ export const VOCABULARY_V15: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
+ * Routing v16's keywords: more of what testers, users and staff say of a trade's work in their own words (a PIN hashed
+ * with MD5, a page that jumps back to the top, a job that stops without telling anyone, a price that keeps showing the
+ * old value, numbers re-pulled for the affected days, prebuilt binaries on the releases page, code samples in a
+ * quickstart, automatic checks so old features don't quietly break, a cost split by namespace and billed back).
+ */
+export const VOCABULARY_V16: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    security: [
+      ...w(3, 'md5, sha1 hash, plain md5, live stripe key, keys out of the code, key in the repo'),
+      ...w(3, 'secret in the repo, permission to read and change, fewer permissions'),
+      ...w(3, 'asks for too many permissions, really log out, after logging out, pressed back after'),
+      ...w(3, 'reset token, token is reusable, link again still, upload directory, parent folder'),
+      ...w(3, 'escape the, ex employees, offboard, offboards, offboarded, paste html, html into, same pin'),
+      ...w(3, 'wrong tries, lock after, not logged in, inject sql, raw database error, another customer s'),
+      ...w(3, 'another branch s, someone else s'),
+    ],
+    sre: [
+      ...w(3, 'all systems operational, watching your servers, overloaded, servers overloaded'),
+      ...w(3, 'add a page when, page when, page us when, restart commands, who to call, dies at'),
+      ...w(3, 'hanging indefinitely, never returns, hang indefinitely, nagios, run longer than'),
+      ...w(3, 'running longer than, give up quickly, try again later, error emails, smarter alerts'),
+      ...w(3, 'fewer alerts, alert fatigue, only in production, only on production, without telling anyone'),
+      ...w(3, 'hasn t finished by, alerts us if, alert us if'),
+    ],
+    frontend: [
+      ...w(3, 'jumps back to the top, page jumps, lose my place, mb of javascript, first load, ticked again'),
+      ...w(3, 'box is ticked, tab labels, cut off, wrap or shrink, per row, mockup, different heights'),
+      ...w(3, 're renders, keystroke, every keystroke, with a finger, touchscreen, touch screen'),
+      ...w(3, 'overlaps content, landscape, keep what they typed, form empties, go back a step'),
+    ],
+    backend: [
+      ...w(3, 'spent twice, double spend, at the same second, old price, ignores the, sign in with google'),
+      ...w(3, 'google account, sign in with their google, cart key, should be a 404, should return 404'),
+      ...w(3, 'should be 404, answers 204, cache prices, looks the price up, generic 500, 500 error, a 500'),
+    ],
+    data: [
+      ...w(3, 'quarantine, checks to the pipeline, watermark, streaming job, re pull, data volume'),
+      ...w(3, 'affected days, by hand every, automated pipeline, keep history, keeping history'),
+      ...w(3, 'current values'),
+    ],
+    devops: [
+      ...w(3, 'as code, rebuild it, prebuilt binaries, releases page, binaries, environments match'),
+      ...w(3, 'only on live, settings differ, staging copy, on every merge, signed and uploaded'),
+      ...w(3, 'app stores automatically, app store automatically'),
+    ],
+    docs: [
+      ...w(3, 'code samples, quickstart, example request and response, reference they can browse'),
+      ...w(3, 'list of environment variables, configuration page says, add comments to, comments to the'),
+    ],
+    testing: [
+      ...w(3, 'automatic checks, automated checks, quietly break, still returns what, what the app expects'),
+      ...w(3, 'expected totals, example orders, checked against it automatically'),
+    ],
+    finops: [...w(3, 'cost split by, billed back, bill back, s3 standard, glacier, lifecycle')],
+  };
+
+/**
  * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
  * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}), v5
  * (routing v12: v4 plus {@link VOCABULARY_V12}) or v6 (routing v13: v5 plus {@link VOCABULARY_V13}).
  */
 export function builtinVocabulary(
-  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8,
+  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9,
 ): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
@@ -447,5 +504,6 @@ export function builtinVocabulary(
   if (version >= 6) for (const [d, kws] of Object.entries(VOCABULARY_V13)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 7) for (const [d, kws] of Object.entries(VOCABULARY_V14)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 8) for (const [d, kws] of Object.entries(VOCABULARY_V15)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 9) for (const [d, kws] of Object.entries(VOCABULARY_V16)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }
