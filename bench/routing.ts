@@ -4,23 +4,23 @@
  * - session-state write and read latency (atomic write + zod-validated read; target < 5 ms);
  * - profile load latency (loadAgentProfile of the fixture profiles; target < 1 s) and routing overhead per handoff
  *   (parse + secret screen + chain rule + summary + session write + log append; target < 100 ms);
- * - accuracy of the routing model (v15, the default: v8's weights, v6's features fitted on more text, with the sense
+ * - accuracy of the routing model (v16, the default: v8's weights, v6's features fitted on more text, with the sense
  *   rules of v7 and v9 to v14, hosted tools and cluster-cost tools as cloud words, a ticket's escalation lead set
  *   aside, attack payloads as evidence, a logged incident of the trade read as a record, and the vocabulary of v10 to
- *   v15) on its splits (test/fixtures/routing/): training (V8_TRAIN of
+ *   v16) on its splits (test/fixtures/routing/): training (V8_TRAIN of
  *   bench/fit-routing-v8.ts: the weights were fitted on them), calibration (calibration.json and heldout.json, the L2
  *   strength, temperature and general offset were chosen on them) and two held-out splits written blind, by engineers
  *   who never saw the model or the other splits, committed before any model was measured on them, never tuned on
- *   (V15_HELD_OUT of bench/routing-v15.ts): the judged one (testers' and users' bug reports, requests from outside
- *   engineering, community-forum and app-store posts; target >= 85 % of the tasks that should route routed to the
- *   right domain, 0 general tasks routed) and a second one (real GitHub issues by users plus staff's internal helpdesk
- *   tickets). Plus each split's reliability table, the judged split without its texts close to another split's, and
- *   routing v14 to v2 (v14, v13, v10 and older: the models of loops recorded with them; v11 and v12 were never a
- *   loop's default)
- *   on every blind split written after their fit;
+ *   (V16_HELD_OUT of bench/routing-v16.ts): the judged one (task texts developers hand a coding agent: one-line
+ *   imperatives, tasks with a done-check, PRD entries, mixed-domain tasks; target >= 85 % of the tasks that should
+ *   route routed to the right domain, 0 general tasks routed) and a second one (real GitHub pull requests and
+ *   maintainers' issues, and written PR descriptions). Plus each split's reliability table, the judged split without
+ *   its texts close to another split's, and routing v15 to v2 (v15, v14, v13, v10 and older: the models of loops
+ *   recorded with them; v11 and v12 were never a loop's default) on every blind split written after their fit;
  * - prompt size of a routed specialist iteration vs the same iteration with every profile's instructions.
  * Figures go to bench/results/routing.json; the exit code is 1 when a target is missed. BENCH_TEXTS changes the
- * number of texts.
+ * number of texts; BENCH_ROUTING_OLDER (a comma-separated list of v15 ... v2) the older models reported, all of them
+ * by default (the test suite's quick run reports three: each older model is scored by the same code).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -61,6 +61,7 @@ import { V12_HELD_OUT, V12_READ } from './routing-v12';
 import { V13_HELD_OUT, V13_READ } from './routing-v13';
 import { V14_HELD_OUT, V14_READ } from './routing-v14';
 import { V15_HELD_OUT, V15_READ } from './routing-v15';
+import { V16_HELD_OUT, V16_READ } from './routing-v16';
 import { percentile, writeResult } from './stats';
 import { finishBench, type Verdicts } from './verdict';
 
@@ -110,10 +111,45 @@ const LATER = [
   'thirtyeighth',
   'thirtyninth',
   'fortieth',
+  'fortyfirst',
+  'fortysecond',
 ] as const;
 type Later = (typeof LATER)[number];
 
 const TEXTS = Number(process.env.BENCH_TEXTS ?? 10_000);
+
+/** The older models bench:routing reports (BENCH_ROUTING_OLDER, comma-separated keys; all by default). */
+const OLDER_MODELS = [
+  'v15',
+  'v14',
+  'v13',
+  'v12',
+  'v11',
+  'v10',
+  'v9',
+  'v8',
+  'v7',
+  'v6',
+  'v5',
+  'v4',
+  'v3',
+  'v2',
+] as const;
+type OlderModel = (typeof OLDER_MODELS)[number];
+function olderModels(env = process.env.BENCH_ROUTING_OLDER): ReadonlySet<OlderModel> {
+  if (!env) return new Set(OLDER_MODELS);
+  const keys = env.split(',').map((k) => k.trim());
+  const unknown = keys.filter((k) => !(OLDER_MODELS as readonly string[]).includes(k));
+  if (unknown.length)
+    throw new Error(
+      `BENCH_ROUTING_OLDER: unknown model ${unknown.join(', ')}; use a comma-separated list of ${OLDER_MODELS.join(', ')}`,
+    );
+  return new Set(keys as OlderModel[]);
+}
+const OLDER = olderModels();
+/** `{ [key]: figures() }` when the model is reported, else nothing (its figures are not computed). */
+const older = <T>(key: OlderModel, figures: () => T): Partial<Record<OlderModel, T>> =>
+  OLDER.has(key) ? { [key]: figures() } : {};
 
 const root = (): string => {
   let dir = __dirname;
@@ -137,19 +173,26 @@ function withoutMisses(f: SplitFigures): SplitFigures {
   return { ...f, wrong: [] };
 }
 
-/** Word-set Jaccard similarity of two texts (words of 3+ letters, normalized). */
-function jaccard(a: string, b: string): number {
-  const words = (t: string) =>
-    new Set(
-      normalizeText(t)
-        .split(' ')
-        .filter((w) => w.length > 2),
-    );
-  const x = words(a);
-  const y = words(b);
+/** A text's words of 3+ letters, normalized: what {@link jaccard} compares. */
+function wordSet(t: string): ReadonlySet<string> {
+  return new Set(
+    normalizeText(t)
+      .split(' ')
+      .filter((w) => w.length > 2),
+  );
+}
+
+/** Word-set Jaccard similarity of two texts' word sets ({@link wordSet}). */
+function jaccard(x: ReadonlySet<string>, y: ReadonlySet<string>): number {
   let both = 0;
   for (const w of x) if (y.has(w)) both++;
   return both / Math.max(1, x.size + y.size - both);
+}
+
+/** The tasks of `s` with no near-duplicate (word Jaccard >= 0.5) among `others` (each text's words computed once). */
+function novel(s: Labelled, others: readonly { text: string }[]): Labelled {
+  const theirs = others.map((o) => wordSet(o.text));
+  return { tasks: s.tasks.filter((t) => !theirs.some((o) => jaccard(wordSet(t.text), o) >= 0.5)) };
 }
 
 /** A deterministic PRNG (mulberry32), so every run classifies the same 10,000 texts. */
@@ -203,11 +246,11 @@ async function main(): Promise<void> {
   // The blind splits written after v4's fit, by name: each scored by every older model. v6's held-out splits are the
   // fifteenth and sixteenth (V6_HELD_OUT) and those after them; v7's (its rules on v6's weights) the twentyfirst and
   // twentysecond (V7_HELD_OUT); v8's (fitted on every split before them) the twentythird and twentyfourth
-  // (V8_HELD_OUT); v9's to v15's (more rules on v8's weights each) two blind splits each, written after the one
-  // before was judged (V9_HELD_OUT ... V15_HELD_OUT).
+  // (V8_HELD_OUT); v9's to v16's (more rules on v8's weights each) two blind splits each, written after the one
+  // before was judged (V9_HELD_OUT ... V16_HELD_OUT).
   const later = Object.fromEntries(LATER.map((n) => [n, read(`heldout-${n}.json`)])) as Record<Later, Labelled>;
-  const judged = later[V15_HELD_OUT.judged];
-  const second = later[V15_HELD_OUT.second];
+  const judged = later[V16_HELD_OUT.judged];
+  const second = later[V16_HELD_OUT.second];
   // A split's real GitHub threads and its written texts apart (`<name>Real`, `<name>Written`), when it has both.
   const byOrigin = (
     name: string,
@@ -225,17 +268,13 @@ async function main(): Promise<void> {
   // The blind split's tasks with no near-duplicate (word Jaccard >= 0.5) in any other split: the same kind of
   // author writes similar issue titles, so a blind text can still be close to a training one.
   const others = [...labelled.tasks, ...extra.tasks, ...calibration.tasks, ...heldout.tasks];
-  const blindNovel: Labelled = {
-    tasks: blind.tasks.filter((t) => !others.some((o) => jaccard(t.text, o.text) >= 0.5)),
-  };
+  const blindNovel = novel(blind, others);
   // Every other split (training, calibration, every other held-out one).
   const spent = fs
     .readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && f !== `heldout-${V15_HELD_OUT.judged}.json`)
+    .filter((f) => f.endsWith('.json') && f !== `heldout-${V16_HELD_OUT.judged}.json`)
     .flatMap((f) => read(f).tasks);
-  const judgedNovel: Labelled = {
-    tasks: judged.tasks.filter((t) => !spent.some((o) => jaccard(t.text, o.text) >= 0.5)),
-  };
+  const judgedNovel = novel(judged, spent);
   const agentsDir = path.join(dir, 'agents');
   const { profiles } = await loadAgentProfiles({ workspace: dir, dir: agentsDir });
 
@@ -249,10 +288,10 @@ async function main(): Promise<void> {
   const v6Index = buildRoutingIndex(profiles, 'calibrated-v6');
   const v7Index = buildRoutingIndex(profiles, 'calibrated-v7');
   const v8Index = buildRoutingIndex(profiles, 'calibrated-v8');
-  const v9Index = buildRoutingIndex(profiles, 'calibrated-v9');
-  // v14, v13, v12, v11, v10 and v9: v8's weights with more rules each, judged on two blind splits each.
+  // v15, v14, v13, v12, v11, v10 and v9: v8's weights with more rules each, judged on two blind splits each.
   const ruleModels = (
     [
+      ['v15', 'calibrated-v15', V15_HELD_OUT, V15_READ],
       ['v14', 'calibrated-v14', V14_HELD_OUT, V14_READ],
       ['v13', 'calibrated-v13', V13_HELD_OUT, V13_READ],
       ['v12', 'calibrated-v12', V12_HELD_OUT, V12_READ],
@@ -260,23 +299,28 @@ async function main(): Promise<void> {
       ['v10', 'calibrated-v10', V10_HELD_OUT, V10_READ],
       ['v9', 'calibrated-v9', V9_HELD_OUT, V9_READ],
     ] as const
-  ).map(([key, model, held, readSplits]) => {
-    const idx = model === 'calibrated-v9' ? v9Index : buildRoutingIndex(profiles, model);
-    return [
-      key,
-      {
-        model,
-        heldoutSplits: { judged: `heldout-${held.judged}.json`, second: `heldout-${held.second}.json` },
-        /** The blind splits its rules were written on: development figures, not held out. */
-        read: readSplits.map((k) => `heldout-${k}.json`),
-        train: evaluateSplit({ tasks: V8_TRAIN.flatMap((f) => read(f).tasks) }, idx),
-        calibration: evaluateSplit({ tasks: V8_CALIBRATION.flatMap((f) => read(f).tasks) }, idx),
-        ...Object.fromEntries(
-          LATER.map((k) => [`heldout${k[0].toUpperCase()}${k.slice(1)}`, withoutMisses(evaluateSplit(later[k], idx))]),
-        ),
-      },
-    ] as const;
-  });
+  )
+    .filter(([key]) => OLDER.has(key))
+    .map(([key, model, held, readSplits]) => {
+      const idx = buildRoutingIndex(profiles, model);
+      return [
+        key,
+        {
+          model,
+          heldoutSplits: { judged: `heldout-${held.judged}.json`, second: `heldout-${held.second}.json` },
+          /** The blind splits its rules were written on: development figures, not held out. */
+          read: readSplits.map((k) => `heldout-${k}.json`),
+          train: evaluateSplit({ tasks: V8_TRAIN.flatMap((f) => read(f).tasks) }, idx),
+          calibration: evaluateSplit({ tasks: V8_CALIBRATION.flatMap((f) => read(f).tasks) }, idx),
+          ...Object.fromEntries(
+            LATER.map((k) => [
+              `heldout${k[0].toUpperCase()}${k.slice(1)}`,
+              withoutMisses(evaluateSplit(later[k], idx)),
+            ]),
+          ),
+        },
+      ] as const;
+    });
   const onLater = (idx: typeof v4Index) =>
     Object.fromEntries(
       LATER.map((k) => [`heldout${k[0].toUpperCase()}${k.slice(1)}`, withoutMisses(evaluateSplit(later[k], idx))]),
@@ -412,13 +456,13 @@ async function main(): Promise<void> {
       what:
         'share of the tasks that should route (labelled with a domain) routed to that domain; general tasks routed ' +
         'to a specialist; reliability of the top domain probability',
-      model: 'calibrated-v15',
+      model: 'calibrated-v16',
       heldoutSplits: {
-        judged: `heldout-${V15_HELD_OUT.judged}.json`,
-        second: `heldout-${V15_HELD_OUT.second}.json`,
+        judged: `heldout-${V16_HELD_OUT.judged}.json`,
+        second: `heldout-${V16_HELD_OUT.second}.json`,
       },
-      /** The blind splits v15's rules were written on (V15_READ): development figures, not held out. */
-      read: V15_READ.map((k) => `heldout-${k}.json`),
+      /** The blind splits v16's rules were written on (V16_READ): development figures, not held out. */
+      read: V16_READ.map((k) => `heldout-${k}.json`),
       train: evaluateSplit({ tasks: V8_TRAIN.flatMap((f) => read(f).tasks) }, index),
       calibration: evaluateSplit({ tasks: V8_CALIBRATION.flatMap((f) => read(f).tasks) }, index),
       judged: evaluateSplit(judged, index),
@@ -427,18 +471,20 @@ async function main(): Promise<void> {
       second: evaluateSplit(second, index),
       ...byOrigin('second', second, index),
       ...Object.fromEntries(
-        V15_READ.map((k) => [`read${k[0].toUpperCase()}${k.slice(1)}`, evaluateSplit(later[k], index)]),
+        V16_READ.map((k) => [`read${k[0].toUpperCase()}${k.slice(1)}`, evaluateSplit(later[k], index)]),
       ),
       target: { judgedAccuracy: 0.85, judgedGeneralRouted: 0 },
-      ...(Object.fromEntries(ruleModels) as Record<'v14' | 'v13' | 'v12' | 'v11' | 'v10' | 'v9', RuleModelFigures>),
-      v8: {
+      ...(Object.fromEntries(ruleModels) as Partial<
+        Record<'v15' | 'v14' | 'v13' | 'v12' | 'v11' | 'v10' | 'v9', RuleModelFigures>
+      >),
+      ...older('v8', () => ({
         model: 'calibrated-v8',
         heldoutSplits: { judged: `heldout-${V8_HELD_OUT.judged}.json`, second: `heldout-${V8_HELD_OUT.second}.json` },
         train: evaluateSplit({ tasks: V8_TRAIN.flatMap((f) => read(f).tasks) }, v8Index),
         calibration: evaluateSplit({ tasks: V8_CALIBRATION.flatMap((f) => read(f).tasks) }, v8Index),
         ...onLater(v8Index),
-      },
-      v7: {
+      })),
+      ...older('v7', () => ({
         model: 'calibrated-v7',
         heldoutSplits: { judged: `heldout-${V7_HELD_OUT.judged}.json`, second: `heldout-${V7_HELD_OUT.second}.json` },
         /** The blind splits v7's rules were written on (V7_READ): development figures, not held out. */
@@ -446,21 +492,21 @@ async function main(): Promise<void> {
         train: evaluateSplit({ tasks: V6_TRAIN.flatMap((f) => read(f).tasks) }, v7Index),
         calibration: evaluateSplit({ tasks: V6_CALIBRATION.flatMap((f) => read(f).tasks) }, v7Index),
         ...onLater(v7Index),
-      },
-      v6: {
+      })),
+      ...older('v6', () => ({
         model: 'calibrated-v6',
         heldoutSplits: { judged: `heldout-${V6_HELD_OUT.judged}.json`, second: `heldout-${V6_HELD_OUT.second}.json` },
         train: evaluateSplit({ tasks: V6_TRAIN.flatMap((f) => read(f).tasks) }, v6Index),
         calibration: evaluateSplit({ tasks: V6_CALIBRATION.flatMap((f) => read(f).tasks) }, v6Index),
         ...onLater(v6Index),
-      },
-      v5: {
+      })),
+      ...older('v5', () => ({
         model: 'calibrated-v5',
         train: evaluateSplit({ tasks: V5_TRAIN.flatMap((f) => read(f).tasks) }, v5Index),
         calibration: evaluateSplit({ tasks: [...calibration.tasks, ...heldout.tasks] }, v5Index),
         ...onLater(v5Index),
-      },
-      v4: {
+      })),
+      ...older('v4', () => ({
         model: 'calibrated-v4',
         train: evaluateSplit({ tasks: [...labelled.tasks, ...extra.tasks, ...blind.tasks, ...real.tasks] }, v4Index),
         calibration: evaluateSplit({ tasks: [...calibration.tasks, ...heldout.tasks] }, v4Index),
@@ -470,8 +516,8 @@ async function main(): Promise<void> {
         heldoutFifth: evaluateSplit(fifth, v4Index),
         heldoutSixth: evaluateSplit(sixth, v4Index),
         ...onLater(v4Index),
-      },
-      v3: {
+      })),
+      ...older('v3', () => ({
         model: 'calibrated-v3',
         train: evaluateSplit({ tasks: [...labelled.tasks, ...extra.tasks] }, v3Index),
         calibration: evaluateSplit(calibration, v3Index),
@@ -485,8 +531,8 @@ async function main(): Promise<void> {
         heldoutFifth: evaluateSplit(fifth, v3Index),
         heldoutSixth: evaluateSplit(sixth, v3Index),
         ...onLater(v3Index),
-      },
-      v2: {
+      })),
+      ...older('v2', () => ({
         model: 'calibrated',
         train: evaluateSplit(labelled, v2Index),
         trainExtra: evaluateSplit(extra, v2Index),
@@ -501,7 +547,7 @@ async function main(): Promise<void> {
         heldoutFifth: evaluateSplit(fifth, v2Index),
         heldoutSixth: evaluateSplit(sixth, v2Index),
         ...onLater(v2Index),
-      },
+      })),
     },
     promptSize: {
       routedTasks: n,
@@ -542,7 +588,7 @@ async function main(): Promise<void> {
       `classification over ${texts.length} texts: p50 ${c.p50} ms, p95 ${c.p95} ms, p99 ${c.p99} ms (target p95 < 5 ms)`,
       `session state: write p95 ${result.sessionState.writeMs.p95} ms, read p95 ${result.sessionState.readMs.p95} ms`,
       `profile load p95 ${result.profileLoad.latencyMs.p95} ms; routing overhead per handoff p95 ${result.handoffOverhead.latencyMs.p95} ms`,
-      'routing v15 (the default model: v8 weights, v6 features fitted on more text, the sense rules of v7 and v9 to v14, hosted and cluster-cost tools as cloud words, escalation leads set aside, attack payloads as evidence, logged incidents of a trade as records, the vocabulary of v10 to v15):',
+      'routing v16 (the default model: v8 weights, v6 features fitted on more text, the sense rules of v7 and v9 to v14, hosted and cluster-cost tools as cloud words, escalation leads set aside, attack payloads as evidence, logged incidents of a trade as records, the vocabulary of v10 to v16):',
       ...split('train (v8 weights fitted on)', a.train),
       ...split('calibration (L2, temperature, general offset chosen on)', a.calibration),
       ...split(`HELD-OUT ${a.heldoutSplits.judged} (blind, never tuned on; target >= 85%, 0 general routed)`, a.judged),
@@ -554,7 +600,7 @@ async function main(): Promise<void> {
       ...origins(a, 'second'),
       `  misses:`,
       ...a.second.wrong.map((w) => `    ${w}`),
-      `the splits v15's rules were written on (${a.read.join(', ')}: development figures):`,
+      `the splits v16's rules were written on (${a.read.join(', ')}: development figures):`,
       ...Object.entries(a)
         .filter(
           (e): e is [string, SplitFigures] => e[0].startsWith('read') && typeof e[1] === 'object' && 'accuracy' in e[1],
@@ -562,11 +608,21 @@ async function main(): Promise<void> {
         .map(([k, f]) => {
           return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
         }),
-      ...(['v14', 'v13', 'v12', 'v11', 'v10', 'v9'] as const).flatMap((key) => {
-        const m = a[key];
+      ...OLDER_MODELS.flatMap((key) => {
+        const m = a[key] as Partial<RuleModelFigures> | undefined;
+        if (!m) return [];
+        const rules = ['v15', 'v14', 'v13', 'v12', 'v11', 'v10', 'v9', 'v7'].includes(key);
+        const what =
+          key === 'v12' || key === 'v11'
+            ? 'never a loop’s default'
+            : key === 'v2'
+              ? 'the calibrated keyword model, for loops recorded with it'
+              : 'for loops recorded with it';
         return [
-          `routing ${key} (${key === 'v12' || key === 'v11' ? 'never a loop’s default' : 'for loops recorded with it'}; ` +
-            `its rules were read on ${m.read.join(', ')}, held out on ${m.heldoutSplits.judged} and ${m.heldoutSplits.second}):`,
+          `routing ${key} (${what}` +
+            (rules && m.read ? `; its rules were read on ${m.read.join(', ')}` : '') +
+            (m.heldoutSplits ? `; held out on ${m.heldoutSplits.judged} and ${m.heldoutSplits.second}` : '') +
+            '):',
           ...Object.entries(m)
             .filter((e): e is [string, SplitFigures] => typeof e[1] === 'object' && e[1] !== null && 'accuracy' in e[1])
             .map(([k, f]) => {
@@ -574,49 +630,6 @@ async function main(): Promise<void> {
             }),
         ];
       }),
-      `routing v8 (for loops recorded with it; held out on ${a.v8.heldoutSplits.judged} and ${a.v8.heldoutSplits.second}):`,
-      ...Object.entries(a.v8)
-        .filter((e): e is [string, SplitFigures] => typeof e[1] === 'object' && 'accuracy' in e[1])
-        .map(([k, f]) => {
-          return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
-        }),
-      `routing v7 (for loops recorded with it; its rules were read on ${a.v7.read.join(', ')}, held out on ` +
-        `${a.v7.heldoutSplits.judged} and ${a.v7.heldoutSplits.second}):`,
-      ...Object.entries(a.v7)
-        .filter((e): e is [string, SplitFigures] => typeof e[1] === 'object' && 'accuracy' in e[1])
-        .map(([k, f]) => {
-          return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
-        }),
-      'routing v6 (for loops recorded with it):',
-      ...Object.entries(a.v6)
-        .filter((e): e is [string, SplitFigures] => typeof e[1] === 'object' && 'accuracy' in e[1])
-        .map(([k, f]) => {
-          return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
-        }),
-      'routing v5 (for loops recorded with it):',
-      ...Object.entries(a.v5)
-        .filter((e): e is [string, SplitFigures] => typeof e[1] === 'object')
-        .map(([k, f]) => {
-          return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
-        }),
-      'routing v4 (for loops recorded with it):',
-      ...Object.entries(a.v4)
-        .filter((e): e is [string, SplitFigures] => typeof e[1] === 'object')
-        .map(([k, f]) => {
-          return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
-        }),
-      'routing v3 (for loops recorded with it):',
-      ...Object.entries(a.v3)
-        .filter((e): e is [string, SplitFigures] => typeof e[1] === 'object')
-        .map(([k, f]) => {
-          return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
-        }),
-      'routing v2 (the calibrated keyword model, for loops recorded with it):',
-      ...Object.entries(a.v2)
-        .filter((e): e is [string, SplitFigures] => typeof e[1] === 'object')
-        .map(([k, f]) => {
-          return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
-        }),
       `prompt: routed ${result.promptSize.meanRoutedChars} chars vs all profiles ${result.promptSize.meanAllProfilesChars} ` +
         `(${Math.round(result.promptSize.reduction * 100)}% smaller)`,
       `→ ${out}`,

@@ -58,6 +58,9 @@ describe('ralphLoop replay', () => {
         // Routing v15 (patch routing-v15-model, asked at the start after routing-v14-model): v14 with users' and
         // staff's words for a trade's work.
         'routing-v15-model.json',
+        // Routing v16 (patch routing-v16-model, asked at the start after routing-v15-model): v15 with more of
+        // testers', users' and staff's words for a trade's work.
+        'routing-v16-model.json',
         // Fused iterations (patch fused-iteration-v1): detection pass and check inside the agent's activity; one
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',

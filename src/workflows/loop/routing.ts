@@ -16,7 +16,7 @@ import { profileAgentSpec, profileTimeout, type LoadedProfile } from '../../core
 import type { RoutePayload } from '../../core/routing/signal';
 import { route } from '../messages';
 import { RoutingTracker, newRoutingState, type RoutingState } from '../../core/routing/tracker';
-import type { ProfileKeywords } from '../../core/routing/classifier';
+import type { ConfidenceModel, ProfileKeywords } from '../../core/routing/classifier';
 import type { ResolvedLoopInput } from '../../config/loop-input';
 import type { LoopContext } from './context';
 import type { RoutedRun, RoutingCarry, RoutingHandle } from './routing-types';
@@ -83,6 +83,11 @@ export const ROUTING_V14_PATCH = 'routing-v14-model';
  * the start, after routing-v14-model.
  */
 export const ROUTING_V15_PATCH = 'routing-v15-model';
+/**
+ * Routing v16: v15 with more of testers', users' and staff's words for a trade's work (src/core/routing/vocabulary.ts).
+ * Asked once at the start, after routing-v15-model.
+ */
+export const ROUTING_V16_PATCH = 'routing-v16-model';
 /**
  * Patch id of host-affine routing: a host-bound loop runs routing's activities (profiles, session, handoff, log) on
  * its host's queue, like every other workspace activity, instead of as local activities on whichever worker runs the
@@ -161,36 +166,31 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     }
     if (r.sessionError) state.warnings.push(r.sessionError);
   }
-  // Routing v15 for loops started now, v14, v13, v10, v9, v8, v7, v6, v5 or v4 for loops recorded before it: decided in
-  // createContext (patches routing-v4-model to routing-v15-model, asked at the start like patches-at-start-v1, never
-  // after a local activity).
-  // v3 for loops recorded with patches-at-start-v1 but before v4; v3, v2 (calibrated confidence, budgets) or v1 asked here, after the startRouting local activity, by
-  // loops recorded before patches-at-start-v1.
-  const model = ctx.routingV15
-    ? 'calibrated-v15'
-    : ctx.routingV14
-      ? 'calibrated-v14'
-      : ctx.routingV13
-        ? 'calibrated-v13'
-        : ctx.routingV10
-          ? 'calibrated-v10'
-          : ctx.routingV9
-            ? 'calibrated-v9'
-            : ctx.routingV8
-              ? 'calibrated-v8'
-              : ctx.routingV7
-                ? 'calibrated-v7'
-                : ctx.routingV6
-                  ? 'calibrated-v6'
-                  : ctx.routingV5
-                    ? 'calibrated-v5'
-                    : ctx.routingV4
-                      ? 'calibrated-v4'
-                      : ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
-                        ? 'calibrated-v3'
-                        : patched(ROUTING_V2_PATCH)
-                          ? 'calibrated'
-                          : 'keywords';
+  // Routing v16 for loops started now, v15, v14, v13, v10, v9, v8, v7, v6, v5 or v4 for loops recorded before it:
+  // decided in createContext (patches routing-v4-model to routing-v16-model, asked at the start like
+  // patches-at-start-v1, never after a local activity). v3 for loops recorded with patches-at-start-v1 but before v4;
+  // v3, v2 (calibrated confidence, budgets) or v1 asked here, after the startRouting local activity, by loops recorded
+  // before patches-at-start-v1. The first patch a loop was recorded with, newest first, decides.
+  const recorded: readonly [boolean, ConfidenceModel][] = [
+    [ctx.routingV16, 'calibrated-v16'],
+    [ctx.routingV15, 'calibrated-v15'],
+    [ctx.routingV14, 'calibrated-v14'],
+    [ctx.routingV13, 'calibrated-v13'],
+    [ctx.routingV10, 'calibrated-v10'],
+    [ctx.routingV9, 'calibrated-v9'],
+    [ctx.routingV8, 'calibrated-v8'],
+    [ctx.routingV7, 'calibrated-v7'],
+    [ctx.routingV6, 'calibrated-v6'],
+    [ctx.routingV5, 'calibrated-v5'],
+    [ctx.routingV4, 'calibrated-v4'],
+  ];
+  const model =
+    recorded.find(([on]) => on)?.[1] ??
+    (ctx.patchesAtStart || patched(ROUTING_V3_PATCH)
+      ? 'calibrated-v3'
+      : patched(ROUTING_V2_PATCH)
+        ? 'calibrated'
+        : 'keywords');
   const t = new RoutingTracker(rulesOf(input), m.state.loopId, profiles, state, input.routing?.carryIn?.taskId, {
     model,
   });

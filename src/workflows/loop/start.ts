@@ -21,6 +21,7 @@ import {
   ROUTING_V13_PATCH,
   ROUTING_V14_PATCH,
   ROUTING_V15_PATCH,
+  ROUTING_V16_PATCH,
 } from './routing';
 import { asLoopFailure } from './failures';
 import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
@@ -137,6 +138,7 @@ export function createContext(
   const routingV13 = patched(ROUTING_V13_PATCH);
   const routingV14 = patched(ROUTING_V14_PATCH);
   const routingV15 = patched(ROUTING_V15_PATCH);
+  const routingV16 = patched(ROUTING_V16_PATCH);
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -164,6 +166,7 @@ export function createContext(
     routingV13,
     routingV14,
     routingV15,
+    routingV16,
     ...(notifiesParent ? { notifiesParent } : {}),
   };
 }
