@@ -155,8 +155,9 @@ export function normalizeText(s: string): string {
 }
 
 /** The built-in vocabulary a model reads: v1 (`keywords`), v2 (v2 to v9), then one more for each of v10 to v13. */
-function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 {
+function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 {
   if (model === 'keywords') return 1;
+  if (model === 'calibrated-v17') return 10;
   if (model === 'calibrated-v16') return 9;
   if (model === 'calibrated-v15') return 8;
   if (model === 'calibrated-v14') return 7;
@@ -368,6 +369,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v17'
   | 'calibrated-v16'
   | 'calibrated-v15'
   | 'calibrated-v14'
@@ -390,6 +392,7 @@ export type ConfidenceModel =
  * classifies as a loop recorded with routing v8 replays).
  */
 export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v17: 'calibrated-v17',
   v16: 'calibrated-v16',
   v15: 'calibrated-v15',
   v14: 'calibrated-v14',
@@ -418,7 +421,8 @@ const hasV8Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v13' ||
   model === 'calibrated-v14' ||
   model === 'calibrated-v15' ||
-  model === 'calibrated-v16';
+  model === 'calibrated-v16' ||
+  model === 'calibrated-v17';
 /** Whether a model has v11's rules (FinOps's "project" no cloud word, v11's sense words): v11 and v12. */
 const hasV11Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v11' || model === 'calibrated-v12' || hasV13Rules(model);
@@ -434,10 +438,13 @@ const SENSE_VERSION_OF: Readonly<Partial<Record<ConfidenceModel, SenseVersion>>>
   'calibrated-v14': 14,
   'calibrated-v15': 15,
   'calibrated-v16': 16,
+  'calibrated-v17': 16,
 };
-/** Whether a model has v14's rules (logged incidents, cluster-cost tools, v14's worlds): v14 to v16. */
+/** Whether a model has v14's rules (logged incidents, cluster-cost tools, v14's worlds): v14 to v17. */
 const hasV14Rules = (model: ConfidenceModel): boolean =>
-  model === 'calibrated-v14' || model === 'calibrated-v15' || model === 'calibrated-v16';
+  model === 'calibrated-v14' || model === 'calibrated-v15' || model === 'calibrated-v16' || hasV17Rules(model);
+/** Whether a model has v17's rules (small work that is only a constraint of docs or testing work): v17. */
+const hasV17Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v17';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
 const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */
@@ -600,6 +607,8 @@ const UPGRADE_INFRA =
 const MOVE_UP =
   /^(move|moves|moving|migrate|migrates|migrating|port|ports|porting|switch) .*\bfrom (\S+ ){0,3}(v ?\d|\d)\S* to (\S+ ){0,2}(v ?\d|\d|latest|lts)/;
 const NODE_VERSION = /\bnode (js )?v? ?\d+/g;
+/** v17: an arrow from a version to a version ("4.2 → 5.1", "v3 -> v4"). */
+const VERSION_ARROW = /(\d[\w.]*)\s*(?:→|->|=>|⇒)\s*(v?\d)/g;
 /** ...unless it says there is none (v6): "There's no CVE behind this". */
 const NO_ADVISORY = /\b(no|not|nothing|without) (a |an |any |known )?(cve|ghsa|vulnerab\w*|advisory|security)\b/;
 
@@ -608,8 +617,9 @@ const NO_ADVISORY = /\b(no|not|nothing|without) (a |an |any |known )?(cve|ghsa|v
  * bump that says it has no advisory ("no CVE behind this") stays a chore, and an upgrade to a version is one. `v7`: a
  * move from a version to a version too ({@link MOVE_UP}).
  */
-export function choreLead(text: string, v6 = false, v7 = false): string | undefined {
-  const rest = text
+export function choreLead(text: string, v6 = false, v7 = false, v17 = false): string | undefined {
+  // v17: an arrow between versions reads "to" ("Upgrade Django 4.2 → 5.1").
+  const rest = (v17 ? text.replace(VERSION_ARROW, '$1 to $2') : text)
     .trim()
     .replace(/^(\[[^\]]*\]\s*)+/, '')
     .replace(/^[a-z]+(\([^)]*\))?!?:\s*/i, '');
@@ -711,6 +721,29 @@ export function payloadWeaknesses(task: string): string[] {
 /** The small work a task names (v6: {@link SMALL_WORK}), or undefined. */
 export function smallWork(text: string): string | undefined {
   return SMALL_WORK.find(([, re]) => re.test(text))?.[0];
+}
+
+/** v17: "without breaking ..." is what a change must keep working, not behaviour a refactor keeps. */
+const UNCHANGED_V17 = new RegExp(
+  (SMALL_WORK.find(([n]) => n === 'unchanged behaviour')![1] as RegExp).source.replace(
+    '(changing|breaking|altering|touching)',
+    '(changing|altering|touching)',
+  ),
+  'i',
+);
+
+/**
+ * v17's small work: v6's, but a flag, an off-by-one or unchanged behaviour named in docs or testing work is what the
+ * docs or the tests are about (documenting a flag, testing an off-by-one, tests that keep behaviour), and "without
+ * breaking" a thing is a constraint on the change, not a refactor that keeps behaviour.
+ */
+export function smallWorkV17(text: string, domain: string | undefined): string | undefined {
+  const small = smallWork(text);
+  if (!small) return undefined;
+  if (domain === Domains.docs || domain === Domains.testing) return undefined;
+  // Unchanged behaviour is the last kind of small work: no other kind matched.
+  if (small === 'unchanged behaviour' && !UNCHANGED_V17.test(text)) return undefined;
+  return small;
 }
 
 /**
@@ -863,6 +896,17 @@ export function withoutLoggedIncident(task: string): string {
 }
 
 /**
+ * v17: a security deposit or a security guard is the business's own (a rental's deposit, a museum's guards): read as
+ * "deposit" and "guard". In every split to heldout-fortysecond.json, all 29 tasks that name one are `general`.
+ */
+const EVERYDAY_SECURITY = /\bsecurity[ -](deposits?|guards?)\b/gi;
+
+/** v17: the task with a security deposit or guard read as a deposit or guard ({@link EVERYDAY_SECURITY}). */
+export function withoutEverydaySecurity(task: string): string {
+  return task.replace(EVERYDAY_SECURITY, '$1');
+}
+
+/**
  * The text a model reads of a task. v12: a support ticket's "Support escalation:" says how it reached the team, not
  * SRE's escalation. v13: an attack payload the task quotes names its weakness (`' OR 1=1 --` is a SQL injection).
  * v14: a logged incident of the trade is recorded ({@link withoutLoggedIncident}).
@@ -874,8 +918,9 @@ export function modelText(
   const unled = model === 'calibrated-v12' || hasV13Rules(model) ? withoutEscalationLead(task) : task;
   const recorded = hasV14Rules(model) ? withoutLoggedIncident(unled) : unled;
   const payloads = hasV13Rules(model) ? payloadWeaknesses(task) : [];
+  const read = hasV17Rules(model) ? withoutEverydaySecurity(recorded) : recorded;
   return {
-    text: payloads.length ? `${recorded} (${payloads.join(', ')})` : recorded,
+    text: payloads.length ? `${read} (${payloads.join(', ')})` : read,
     unled,
     payloads,
     recorded: recorded !== unled,
@@ -916,8 +961,11 @@ export function classify(
   );
   // v5: a task that leads with a mechanical chore is small work (complexity at most 3), whatever jargon it names; v6
   // also one that names a command-line flag, an off-by-one or unchanged behaviour.
-  const lead = hasV5Rules(model) ? choreLead(text, hasV6Rules(model), hasV7Rules(model)) : undefined;
-  const chore = lead ?? (hasV6Rules(model) ? smallWork(text) : undefined);
+  const lead = hasV5Rules(model)
+    ? choreLead(text, hasV6Rules(model), hasV7Rules(model), hasV17Rules(model))
+    : undefined;
+  const chore =
+    lead ?? (hasV17Rules(model) ? smallWorkV17(text, ranked[0]?.[0]) : hasV6Rules(model) ? smallWork(text) : undefined);
   const base = {
     complexity: chore ? Math.min(3, complexity) : complexity,
     confidences,

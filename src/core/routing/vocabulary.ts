@@ -487,12 +487,41 @@ export const VOCABULARY_V16: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
+ * Routing v17's keywords: developers' jargon of a trade that no split before had (sqlc, a Marvin attack in cargo
+ * audit, Snowflake's resource monitors, a warm shutdown on SIGTERM, an incremental materialization, a Terraform state
+ * file's lock).
+ */
+export const VOCABULARY_V17: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    backend: [
+      ...w(3, 'sqlc, hand written sql, sqlc generated, stream the csv, row by row instead, select related'),
+      ...w(3, 'prefetch related, joinedload, eagerly load, loads every line item lazily'),
+    ],
+    security: [
+      ...w(3, 'rustsec, cargo audit, marvin attack, dependabot backlog, dependabot alerts, reachability'),
+      ...w(3, 'th utext, interpolated into the, sort column comes straight from'),
+    ],
+    finops: [...w(3, 'seat assignments, licences nobody, licenses nobody, snowflake credits, resource monitor')],
+    docs: [
+      ...w(3, 'error code reference, cause and fix, chapter, describe when each, changelog for'),
+      ...w(3, 'call out the breaking'),
+    ],
+    sre: [
+      ...w(3, 'warm shutdown, sigterm, in flight tasks, drop in flight, exponential backoff, full jitter'),
+      ...w(3, 'retry budget, hammers the server, histograms, route template'),
+    ],
+    testing: [...w(3, 'pact, consumer contracts, consumer contract')],
+    data: [...w(3, 'check functions, data quality rules, incremental materialization, incremental strategy')],
+    devops: [...w(3, 'remote state, state file, state locking, s3 backend')],
+  };
+
+/**
  * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
  * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}), v5
  * (routing v12: v4 plus {@link VOCABULARY_V12}) or v6 (routing v13: v5 plus {@link VOCABULARY_V13}).
  */
 export function builtinVocabulary(
-  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9,
+  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10,
 ): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
@@ -505,5 +534,6 @@ export function builtinVocabulary(
   if (version >= 7) for (const [d, kws] of Object.entries(VOCABULARY_V14)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 8) for (const [d, kws] of Object.entries(VOCABULARY_V15)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 9) for (const [d, kws] of Object.entries(VOCABULARY_V16)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 10) for (const [d, kws] of Object.entries(VOCABULARY_V17)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }
