@@ -37,11 +37,11 @@ const SLOW = 300_000;
 
 describe('every bench completes at tiny sizes and writes its results', () => {
   it(
-    'bench:routing: v16 on its splits (a blind held-out split judged, a second alongside; v15, v8 and v4 of the older models), reliability tables and latency',
+    'bench:routing: v17 on its splits (a blind held-out split judged, a second alongside; v16, v8 and v4 of the older models), reliability tables and latency',
     async () => {
-      // Three older models of the fourteen (BENCH_ROUTING_OLDER): one made of v8's weights and rules, v8, and v4 with its
+      // Three older models of the fifteen (BENCH_ROUTING_OLDER): one made of v8's weights and rules, v8, and v4 with its
       // own splits. Every older model is scored by the same code; `npm run bench:routing` reports all of them.
-      const r = await bench('routing', 'routing', { BENCH_TEXTS: '500', BENCH_ROUTING_OLDER: 'v15,v8,v4' });
+      const r = await bench('routing', 'routing', { BENCH_TEXTS: '500', BENCH_ROUTING_OLDER: 'v16,v8,v4' });
       const a = r.accuracy as Record<string, { tasks: number; shouldRoute: number; reliability: { rows: unknown[] } }>;
       // The second held-out split mixes real GitHub threads and written texts: each part is reported on its own.
       for (const s of ['train', 'calibration', 'judged', 'second', 'secondReal', 'secondWritten']) {
@@ -67,20 +67,22 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         'thirtyeighth',
         'thirtyninth',
         'fortieth',
+        'fortyfirst',
+        'fortysecond',
       ];
       expect(r.accuracy).toMatchObject({
-        model: 'calibrated-v16',
-        heldoutSplits: { judged: 'heldout-fortyfirst.json', second: 'heldout-fortysecond.json' },
-        // The blind splits v16's rules were written on: named, and reported as development figures.
+        model: 'calibrated-v17',
+        heldoutSplits: { judged: 'heldout-fortythird.json', second: 'heldout-fortyfourth.json' },
+        // The blind splits v17's rules were written on: named, and reported as development figures.
         read: read.map((k) => `heldout-${k}.json`),
-        v15: {
-          heldoutSplits: { judged: 'heldout-thirtyninth.json', second: 'heldout-fortieth.json' },
+        v16: {
+          heldoutSplits: { judged: 'heldout-fortyfirst.json', second: 'heldout-fortysecond.json' },
           read: read.slice(0, -2).map((k) => `heldout-${k}.json`),
         },
         v8: { heldoutSplits: { judged: 'heldout-twentyfourth.json', second: 'heldout-twentythird.json' } },
       });
       // Only the older models asked for are computed.
-      for (const m of ['v14', 'v13', 'v12', 'v11', 'v10', 'v9', 'v7', 'v6', 'v5', 'v3', 'v2'])
+      for (const m of ['v15', 'v14', 'v13', 'v12', 'v11', 'v10', 'v9', 'v7', 'v6', 'v5', 'v3', 'v2'])
         expect(r.accuracy).not.toHaveProperty(m);
       expect(a.judged.tasks).toBeGreaterThanOrEqual(150);
       expect(a.second.tasks).toBeGreaterThanOrEqual(150);
@@ -97,7 +99,7 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         expect(
           (r.accuracy as Record<string, { tasks: number }>)[`read${k[0].toUpperCase()}${k.slice(1)}`].tasks,
         ).toBeGreaterThanOrEqual(130);
-      const older = r.accuracy as Record<'v4' | 'v8' | 'v15', Record<string, { tasks: number }>>;
+      const older = r.accuracy as Record<'v4' | 'v8' | 'v16', Record<string, { tasks: number }>>;
       const later = [
         'seventh',
         'eighth',
@@ -116,14 +118,14 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         'twentyfirst',
         'twentysecond',
         ...read,
-        'fortyfirst',
-        'fortysecond',
+        'fortythird',
+        'fortyfourth',
       ];
-      for (const m of ['v4', 'v8', 'v15'] as const)
+      for (const m of ['v4', 'v8', 'v16'] as const)
         for (const k of later)
           expect(older[m][`heldout${k[0].toUpperCase()}${k.slice(1)}`].tasks).toBeGreaterThanOrEqual(150);
-      expect(older.v15.heldoutFortyfirst.tasks).toBe(a.judged.tasks);
-      expect(older.v15.heldoutFortysecond.tasks).toBe(a.second.tasks);
+      expect(older.v16.heldoutFortythird.tasks).toBe(a.judged.tasks);
+      expect(older.v16.heldoutFortyfourth.tasks).toBe(a.second.tasks);
       for (const k of read.slice(0, 14))
         expect(
           (older.v8[`heldout${k[0].toUpperCase()}${k.slice(1)}`] as unknown as { general: number }).general,

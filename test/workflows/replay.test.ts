@@ -61,6 +61,9 @@ describe('ralphLoop replay', () => {
         // Routing v16 (patch routing-v16-model, asked at the start after routing-v15-model): v15 with more of
         // testers', users' and staff's words for a trade's work.
         'routing-v16-model.json',
+        // Routing v17 (patch routing-v17-model, asked at the start after routing-v16-model): v16 where small work that
+        // is only a constraint of docs or testing work no longer makes a task small, with more developers' jargon.
+        'routing-v17-model.json',
         // Fused iterations (patch fused-iteration-v1): detection pass and check inside the agent's activity; one
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',

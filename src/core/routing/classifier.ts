@@ -178,7 +178,7 @@ function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 | 7 
  */
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
-  model: ConfidenceModel = 'calibrated-v16',
+  model: ConfidenceModel = 'calibrated-v17',
   learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
@@ -349,8 +349,10 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v16` (the default: v15 with more of testers', users' and
- * staff's words for a trade's work), `calibrated-v15` (v14 with users' and staff's words for a trade's work), `calibrated-v14` (v13 with a logged incident of the
+ * How a classification's confidence is computed: `calibrated-v17` (the default: v16 where small work that is only a
+ * constraint of docs or testing work does not make a task small, with arrows between versions, a business's security
+ * deposits and guards, and more developers' jargon), `calibrated-v16` (v15 with more of testers', users' and staff's
+ * words for a trade's work), `calibrated-v15` (v14 with users' and staff's words for a trade's work), `calibrated-v14` (v13 with a logged incident of the
  * trade read as a record, cluster-cost tools as FinOps's cloud words, more of four domains' worlds and more plain words
  * of the trades), `calibrated-v13` (v12 with attack payloads as evidence of their
  * weakness and the plain words testers and colleagues use for a trade's work), `calibrated-v12` (v11 without a

@@ -79,6 +79,8 @@ export interface LoopContext {
   readonly routingV15: boolean;
   /** Patch `routing-v16-model` (asked once per run, in createContext, after routing-v15-model): the v16 keywords. */
   readonly routingV16: boolean;
+  /** Patch `routing-v17-model` (asked once per run, in createContext, after routing-v16-model): the v17 rules. */
+  readonly routingV17: boolean;
   /** The quality/cost search-attribute patch was asked in this run (loops recorded before `patchesAtStart`). */
   qualityCostAsked?: boolean;
   /** The verification baseline, when verification is on (patch verification-v1) and it was recorded. */

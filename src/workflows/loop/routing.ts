@@ -89,6 +89,12 @@ export const ROUTING_V15_PATCH = 'routing-v15-model';
  */
 export const ROUTING_V16_PATCH = 'routing-v16-model';
 /**
+ * Routing v17: v16 where small work that is only a constraint of docs or testing work does not make a task small, with
+ * arrows between versions, a business's security deposits and guards, and more developers' jargon
+ * (src/core/routing/classifier.ts, vocabulary.ts). Asked once at the start, after routing-v16-model.
+ */
+export const ROUTING_V17_PATCH = 'routing-v17-model';
+/**
  * Patch id of host-affine routing: a host-bound loop runs routing's activities (profiles, session, handoff, log) on
  * its host's queue, like every other workspace activity, instead of as local activities on whichever worker runs the
  * workflow task.
@@ -166,12 +172,13 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     }
     if (r.sessionError) state.warnings.push(r.sessionError);
   }
-  // Routing v16 for loops started now, v15, v14, v13, v10, v9, v8, v7, v6, v5 or v4 for loops recorded before it:
-  // decided in createContext (patches routing-v4-model to routing-v16-model, asked at the start like
+  // Routing v17 for loops started now, v16, v15, v14, v13, v10, v9, v8, v7, v6, v5 or v4 for loops recorded before it:
+  // decided in createContext (patches routing-v4-model to routing-v17-model, asked at the start like
   // patches-at-start-v1, never after a local activity). v3 for loops recorded with patches-at-start-v1 but before v4;
   // v3, v2 (calibrated confidence, budgets) or v1 asked here, after the startRouting local activity, by loops recorded
   // before patches-at-start-v1. The first patch a loop was recorded with, newest first, decides.
   const recorded: readonly [boolean, ConfidenceModel][] = [
+    [ctx.routingV17, 'calibrated-v17'],
     [ctx.routingV16, 'calibrated-v16'],
     [ctx.routingV15, 'calibrated-v15'],
     [ctx.routingV14, 'calibrated-v14'],

@@ -22,6 +22,7 @@ import {
   ROUTING_V14_PATCH,
   ROUTING_V15_PATCH,
   ROUTING_V16_PATCH,
+  ROUTING_V17_PATCH,
 } from './routing';
 import { asLoopFailure } from './failures';
 import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
@@ -139,6 +140,7 @@ export function createContext(
   const routingV14 = patched(ROUTING_V14_PATCH);
   const routingV15 = patched(ROUTING_V15_PATCH);
   const routingV16 = patched(ROUTING_V16_PATCH);
+  const routingV17 = patched(ROUTING_V17_PATCH);
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -167,6 +169,7 @@ export function createContext(
     routingV14,
     routingV15,
     routingV16,
+    routingV17,
     ...(notifiesParent ? { notifiesParent } : {}),
   };
 }

@@ -107,8 +107,17 @@ describe('routing v12', () => {
 });
 
 describe('routing v13', () => {
-  it('is a model the CLI names, after v16, v15 and v14', () => {
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 7)).toEqual(['v16', 'v15', 'v14', 'v13', 'v12', 'v11', 'v10']);
+  it('is a model the CLI names, after v17 to v14', () => {
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 8)).toEqual([
+      'v17',
+      'v16',
+      'v15',
+      'v14',
+      'v13',
+      'v12',
+      'v11',
+      'v10',
+    ]);
   });
 
   it('reads the attack payload a bug report quotes as its weakness, and not a path or a tag', () => {

@@ -1,5 +1,5 @@
 /**
- * Routing v16 (src/core/routing/, the default): v15 with more of testers', users' and staff's words for a trade's work
+ * Routing v16 (src/core/routing/, the default before v17): v15 with more of testers', users' and staff's words for a trade's work
  * (`VOCABULARY_V16`). Its keywords were written on every split up to heldout-fortieth.json; its two held-out splits
  * are never read by a rule.
  */
@@ -23,10 +23,8 @@ const routesTo = (text: string, index: typeof v16): string | undefined => {
 };
 
 describe('routing v16', () => {
-  it('is the default model, and the CLI names it first', () => {
-    expect(classify('Rotate the leaked JWT signing keys').model).toBe('calibrated-v16');
-    expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v16');
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 3)).toEqual(['v16', 'v15', 'v14']);
+  it('is a model the CLI names, after v17', () => {
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 3)).toEqual(['v17', 'v16', 'v15']);
   });
 
   it("knows more of testers', users' and staff's words for a trade's work, which v15 left with the base agent", () => {

@@ -93,6 +93,7 @@ describe('the routing model', () => {
     'calibrated-v14',
     'calibrated-v15',
     'calibrated-v16',
+    'calibrated-v17',
   ] as const)(
     'routes only above 0.70 probability and complexity above 3, on every labelled text of every split (%s)',
     async (model) => {
