@@ -877,7 +877,32 @@ export const EVERYDAY_WORDS_V15: Readonly<Record<string, ReadonlySet<string>>> =
 export const EVERYDAY_WORDS_V16: Readonly<Record<string, ReadonlySet<string>>> = EVERYDAY_WORDS_V15;
 
 /** Which routing version's sense rule to apply: v7 (and v8), v9 to v16 (`false` is v7, `true` v9). */
-export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16;
+/**
+ * SRE's world in v18: v14's, where a zone is a cloud's or a cluster's (an availability zone, a zonal disk), not any
+ * zone (an exclusion zone, a delivery zone, a time zone).
+ */
+const SRE_WORLD_V18: readonly string[] = [
+  ...SRE_WORLD_V14.filter((w) => w !== 'zones?'),
+  '(?:availability|aws|gcp|azure|cloud|az|us|eu|primary|secondary|single|multi|multiple) zones?',
+  'multi ?zone',
+  'zonal',
+];
+
+const TECHNICAL_WORLD_V18: Readonly<Record<string, RegExp>> = {
+  ...TECHNICAL_WORLD_V14,
+  sre: words(...SRE_WORLD_V18),
+};
+
+/**
+ * Routing v18's everyday words: v16's, and a lockout of security's (a locksmith's emergency lockout, a machine's
+ * lockout/tagout). Its worlds are v14's with SRE's zones a cloud's.
+ */
+export const EVERYDAY_WORDS_V18: Readonly<Record<string, ReadonlySet<string>>> = {
+  ...EVERYDAY_WORDS_V16,
+  security: new Set([...EVERYDAY_WORDS_V16.security, 'lockout', 'lockouts']),
+};
+
+export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 18;
 
 /** Each version's everyday words and technical worlds. */
 const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, ReadonlySet<string>>>>> = {
@@ -890,6 +915,7 @@ const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, Readonl
   14: EVERYDAY_WORDS_V14,
   15: EVERYDAY_WORDS_V15,
   16: EVERYDAY_WORDS_V16,
+  18: EVERYDAY_WORDS_V18,
 };
 const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp>>>> = {
   7: TECHNICAL_WORLD,
@@ -901,6 +927,7 @@ const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp
   14: TECHNICAL_WORLD_V14,
   15: TECHNICAL_WORLD_V14,
   16: TECHNICAL_WORLD_V14,
+  18: TECHNICAL_WORLD_V18,
 };
 
 /** The everyday words of a version's sense rule, by domain. */

@@ -516,12 +516,55 @@ export const VOCABULARY_V17: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
+ * Routing v18's keywords: more of what developers, testers and staff say of a trade's work (a loader that refetches on
+ * window focus, a logo that looks blurry, leavers who can still log in, a code from your phone as well as the password,
+ * asynq's delayed tasks, a W3C traceparent, a bulkhead, a CONTRIBUTING.md, salting a skewed key, cibuildwheel, RI
+ * coverage, tests that prove both sides still agree on a message format).
+ */
+export const VOCABULARY_V18: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    frontend: [
+      ...w(3, 'shouldrevalidate, refetches loader data, window focus, looks blurry, blurry, covers half of'),
+      ...w(3, 'colour blind, color blind, red versus green, don t line up, doesn t line up, flashes'),
+      ...w(3, 'no longer fit, onto a second line'),
+    ],
+    security: [
+      ...w(3, 'string interpolation inside, session cookie secure, samesite, leavers can still'),
+      ...w(3, 'bank details in a column, who else is able to download, code from your phone'),
+      ...w(3, 'as well as the password, made a popup, popup appear, no login at all, straight in'),
+      ...w(3, 'upload a file that, server would then run, two factor, two fa, failed logins'),
+    ],
+    backend: [
+      ...w(3, 'asynq, delayed tasks, upsert in batches, ecto multi, atomically, lazily loads'),
+      ...w(3, 'one query with a join, duplicate entries between pages, at the same moment, same moment'),
+      ...w(3, 'exchange rate, keeping the rate, takes about 30 seconds, account manager s name'),
+      ...w(3, 'one stock service, same rules'),
+    ],
+    sre: [
+      ...w(3, 'traceparent, consumer spans, bulkhead, starve, opentelemetry, otlp, head sampling'),
+      ...w(3, 'hang the client forever, read timeout, went down twice, slower since last, plan for more'),
+      ...w(3, 'allowed per month, already burned'),
+    ],
+    docs: [...w(3, 'reference page for, contributing md, written up in comments, written up')],
+    data: [
+      ...w(3, 'salt the key, skews, sessionize, figures never loaded, counted twice, fewer rows than normal'),
+      ...w(3, 'stock snapshot'),
+    ],
+    devops: [
+      ...w(3, 'cibuildwheel, trusted publishing, publish wheels, non root user, throw away and rebuild'),
+      ...w(3, 'build machine, whatever runs our builds'),
+    ],
+    finops: [...w(3, 'cost center, tflint rule, ri coverage, expiring reservations')],
+    testing: [...w(3, 'prove both still agree, message format')],
+  };
+
+/**
  * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
  * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}), v5
  * (routing v12: v4 plus {@link VOCABULARY_V12}) or v6 (routing v13: v5 plus {@link VOCABULARY_V13}).
  */
 export function builtinVocabulary(
-  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10,
+  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11,
 ): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
@@ -535,5 +578,6 @@ export function builtinVocabulary(
   if (version >= 8) for (const [d, kws] of Object.entries(VOCABULARY_V15)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 9) for (const [d, kws] of Object.entries(VOCABULARY_V16)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 10) for (const [d, kws] of Object.entries(VOCABULARY_V17)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 11) for (const [d, kws] of Object.entries(VOCABULARY_V18)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }
