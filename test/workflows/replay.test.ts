@@ -64,6 +64,9 @@ describe('ralphLoop replay', () => {
         // Routing v17 (patch routing-v17-model, asked at the start after routing-v16-model): v16 where small work that
         // is only a constraint of docs or testing work no longer makes a task small, with more developers' jargon.
         'routing-v17-model.json',
+        // Routing v18 (patch routing-v18-model, asked at the start after routing-v17-model): v17 where SRE's zones are
+        // a cloud's and a lockout is one of security's everyday words, with more of the trades' words.
+        'routing-v18-model.json',
         // Fused iterations (patch fused-iteration-v1): detection pass and check inside the agent's activity; one
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',

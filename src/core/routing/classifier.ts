@@ -179,7 +179,7 @@ function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 | 7 
  */
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
-  model: ConfidenceModel = 'calibrated-v17',
+  model: ConfidenceModel = 'calibrated-v18',
   learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
@@ -350,7 +350,9 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v17` (the default: v16 where small work that is only a
+ * How a classification's confidence is computed: `calibrated-v18` (the default: v17 where SRE's zones are a cloud's,
+ * a lockout is one of security's everyday words, with more of developers', testers' and staff's words),
+ * `calibrated-v17` (v16 where small work that is only a
  * constraint of docs or testing work does not make a task small, with arrows between versions, a business's security
  * deposits and guards, and more developers' jargon), `calibrated-v16` (v15 with more of testers', users' and staff's
  * words for a trade's work), `calibrated-v15` (v14 with users' and staff's words for a trade's work), `calibrated-v14` (v13 with a logged incident of the

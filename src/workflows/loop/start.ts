@@ -23,6 +23,7 @@ import {
   ROUTING_V15_PATCH,
   ROUTING_V16_PATCH,
   ROUTING_V17_PATCH,
+  ROUTING_V18_PATCH,
 } from './routing';
 import { asLoopFailure } from './failures';
 import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
@@ -141,6 +142,7 @@ export function createContext(
   const routingV15 = patched(ROUTING_V15_PATCH);
   const routingV16 = patched(ROUTING_V16_PATCH);
   const routingV17 = patched(ROUTING_V17_PATCH);
+  const routingV18 = patched(ROUTING_V18_PATCH);
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -170,6 +172,7 @@ export function createContext(
     routingV15,
     routingV16,
     routingV17,
+    routingV18,
     ...(notifiesParent ? { notifiesParent } : {}),
   };
 }

@@ -107,8 +107,9 @@ describe('routing v12', () => {
 });
 
 describe('routing v13', () => {
-  it('is a model the CLI names, after v17 to v14', () => {
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 8)).toEqual([
+  it('is a model the CLI names, after v18 to v14', () => {
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 9)).toEqual([
+      'v18',
       'v17',
       'v16',
       'v15',

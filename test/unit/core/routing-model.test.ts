@@ -94,6 +94,7 @@ describe('the routing model', () => {
     'calibrated-v15',
     'calibrated-v16',
     'calibrated-v17',
+    'calibrated-v18',
   ] as const)(
     'routes only above 0.70 probability and complexity above 3, on every labelled text of every split (%s)',
     async (model) => {
