@@ -83,8 +83,8 @@ export interface ProfileKeywords {
 export interface RoutingIndex {
   /** How confidences are computed, and with it the vocabulary (v1 for `keywords`, v1 + v2 for `calibrated`). */
   model: ConfidenceModel;
-  /** Multi-word terms, longest first, each with the domains it scores. */
-  phrases: { phrase: string; hits: DomainHit[] }[];
+  /** Multi-word terms, longest first, each with the domains it scores and its first word. */
+  phrases: { phrase: string; hits: DomainHit[]; first: string }[];
   /** Single-word terms and the domains they score. */
   words: Map<string, DomainHit[]>;
   /** Every domain known (built-in and the profiles' own), sorted. */
@@ -239,7 +239,7 @@ export function buildRoutingIndex(
     model,
     phrases: [...phrases.entries()]
       .sort((a, b) => b[0].length - a[0].length || a[0].localeCompare(b[0]))
-      .map(([phrase, hits]) => ({ phrase, hits })),
+      .map(([phrase, hits]) => ({ phrase, hits, first: phrase.slice(0, phrase.indexOf(' ')) })),
     words,
     domains: [...domains].sort(),
     profilesByDomain,
@@ -304,7 +304,12 @@ export function keywordPass(text: string, index: RoutingIndex = DEFAULT_INDEX): 
   };
   let complexityTerms = 0;
   for (const p of index.complexity.phrases) if (norm.includes(` ${p} `)) complexityTerms++;
-  for (const { phrase, hits } of index.phrases) {
+  // A phrase (two words or more; its plural changes only its last word) can match only where its first word is one
+  // of the text's words, and matches only take words away: the phrases whose first word is not among the text's
+  // words are skipped without a search (the same matches, in the same order, at a fraction of the cost).
+  const present = new Set(norm.split(' '));
+  for (const { phrase, hits, first } of index.phrases) {
+    if (!present.has(first)) continue;
     const at = norm.includes(` ${phrase} `) ? ` ${phrase} ` : norm.includes(` ${phrase}s `) ? ` ${phrase}s ` : '';
     if (!at) continue;
     hit(phrase, hits, wordsBefore(norm, norm.indexOf(at)));
