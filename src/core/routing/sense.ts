@@ -301,63 +301,66 @@ const SRE_WORLD: readonly string[] = [
   '(?:the|our) (?:platform|infrastructure)',
 ];
 
+/** DevOps's technical world (v7 to v18). */
+const DEVOPS_WORLD: readonly string[] = [
+  'ci',
+  'cd',
+  'github',
+  'gitlab',
+  'jenkins',
+  'circle ?ci',
+  'buildkite',
+  'actions?',
+  'workflows?',
+  'jobs?',
+  'builds?',
+  'deploy\\w*',
+  'releases?',
+  'docker\\w*',
+  'containers?',
+  'images?',
+  'k8s',
+  'kubernetes',
+  'helm',
+  'terraform',
+  'ya?ml',
+  'artifacts?',
+  'cach\\w*',
+  'branch\\w*',
+  'merg\\w*',
+  'commits?',
+  'pull requests?',
+  'prs?',
+  'registry',
+  'lint\\w*',
+  'tests?',
+  'self hosted',
+  'hosted',
+  'ec2',
+  'aws',
+  'gcp',
+  'azure',
+  'cloud',
+  'servers?',
+  'machines?',
+  'vms?',
+  'cpu',
+  'memory',
+  'disk',
+  'concurren\\w*',
+  'minutes',
+  'slow\\w*',
+  'fail\\w*',
+  'flaky',
+  'broken',
+  'green',
+];
+
 /** What each covered domain's technical world sounds like, on the normalized text. */
 const TECHNICAL_WORLD: Readonly<Record<string, RegExp>> = {
   sre: words(...SRE_WORLD),
   security: words(...SECURITY_WORLD),
-  devops: words(
-    'ci',
-    'cd',
-    'github',
-    'gitlab',
-    'jenkins',
-    'circle ?ci',
-    'buildkite',
-    'actions?',
-    'workflows?',
-    'jobs?',
-    'builds?',
-    'deploy\\w*',
-    'releases?',
-    'docker\\w*',
-    'containers?',
-    'images?',
-    'k8s',
-    'kubernetes',
-    'helm',
-    'terraform',
-    'ya?ml',
-    'artifacts?',
-    'cach\\w*',
-    'branch\\w*',
-    'merg\\w*',
-    'commits?',
-    'pull requests?',
-    'prs?',
-    'registry',
-    'lint\\w*',
-    'tests?',
-    'self hosted',
-    'hosted',
-    'ec2',
-    'aws',
-    'gcp',
-    'azure',
-    'cloud',
-    'servers?',
-    'machines?',
-    'vms?',
-    'cpu',
-    'memory',
-    'disk',
-    'concurren\\w*',
-    'minutes',
-    'slow\\w*',
-    'fail\\w*',
-    'flaky',
-    'broken',
-    'green',
-  ),
+  devops: words(...DEVOPS_WORLD),
   testing: words(...TESTING_WORLD),
 };
 
@@ -902,7 +905,208 @@ export const EVERYDAY_WORDS_V18: Readonly<Record<string, ReadonlySet<string>>> =
   security: new Set([...EVERYDAY_WORDS_V16.security, 'lockout', 'lockouts']),
 };
 
-export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 18;
+/**
+ * SRE's world in v19: v18's, where a severity or a dashboard alone is not SRE's (a circus's rigging incidents get a
+ * severity, a beekeeper's dashboard), logs are a system's (the logs, a service's logs, what the logs show; not "a
+ * vessel logs a catch"), a service is a system's (our payment service, a service that is down; not a transit service
+ * alert or an annual service contract) and a freeze is a deploy's (a code freeze) or a screen's (freezes for minutes),
+ * not a gym membership's.
+ */
+const SRE_WORLD_V19: readonly string[] = [
+  ...SRE_WORLD_V18.filter((w) => w !== 'severity' && w !== 'dashboards?' && w !== 'logs' && w !== 'services?'),
+  '(?:the|our|a|each|every|one|that|this|which|downstream|upstream|backend|web|micro|payment|payments|auth|api|checkout|search|billing|core|internal|critical|dependent|other|grpc|http) services?',
+  'services? (?:is|are|was|were|went|goes|keeps|kept|down|latency|health|level|levels|mesh|discovery|accounts?|maps?|owners?|dependenc\\w*|calls?|restarts?|crash\\w*|times? out|timing out|errors?|logs|metrics|dashboards?|availability|uptime)',
+  '(?:code|deploy\\w*|change|release|merge|production|prod) freezes?',
+  '(?:freez\\w*|froze|frozen|hangs?|hung) for (?:\\w+ ){0,2}(?:seconds|minutes)',
+  '(?:the|our|its|their|these|those|session|error|access|server|app|container|pod|service|request|system|debug|nginx|worker|job) logs',
+  'logs (?:show|showed|shows|say|said|says|are|were|from|for|of|into|to|at|in)',
+];
+
+/**
+ * DevOps's world in v19: v7's, where a job or a deploy is software's (a CI job, deploying the app to staging, deploying
+ * automatically on merge, a canary deploy, a Kubernetes deployment's pods), not a trade's (deploying portable toilets
+ * to a festival, a taxidermist's "deploy to client" status, an organ restorer's jobs), plus FTP uploads and pushes to
+ * main (how a small shop deploys by hand).
+ */
+const DEVOPS_WORLD_V19: readonly string[] = [
+  ...DEVOPS_WORLD.filter((w) => w !== 'jobs?' && w !== 'deploy\\w*'),
+  '(?:ci|cd|build|deploy|release|nightly|cron|docker|github|gitlab|jenkins) jobs?',
+  'jobs? (?:in|on) (?:ci|the pipeline|github|gitlab|jenkins)',
+  'deploy\\w* (?:to|on|onto|from|in|into) (?:staging|production|prod|dev|k8s|kubernetes|aws|gcp|azure|heroku|fly|vercel|netlify|render|the cluster|the servers?|our servers?|ecs|lambda|cloud run|each (?:env|environment)|every (?:env|environment))',
+  'deploy\\w* (?:the |our |a |an |each |every |new |it |them )?(?:\\w+ ){0,2}(?:app|apps|api|apis|service|services|site|sites|website|portal|server|servers|image|images|build|builds|release|releases|version|stack|chart|lambda|function|functions|frontend|backend|container|containers|worker|workers|code|changes)',
+  'deploy\\w* (?:it |them )?(?:automatically|safely|on (?:merge|push|tag))',
+  '(?:automatically|auto) deploy\\w*',
+  '(?:app|api|service|site|server|code|blue green|canary|rolling|zero downtime|preview|staging|production|prod|manual|automatic|automated|continuous|helm|k8s|kubernetes) deploy\\w*',
+  'deploy (?:keys?|scripts?|steps?|targets?|pipelines?|previews?|button|freeze)',
+  'deployments? (?:to|of|on|in|pipeline|config\\w*|manifests?|yaml|script|process|fail\\w*|time|frequency|target|strategy)',
+  'push\\w* to (?:main|master)',
+  'ftp\\w*',
+  'sftp',
+  'pods?',
+];
+
+/**
+ * Docs' world in v19: v14's, where a guide or a how-to is documentation's (a setup guide, a short written guide, a
+ * guide on how to add a language, a how-to page), not a trade's (glacier guides, working out how to run a waiting list).
+ */
+const DOCS_WORLD_V19: readonly string[] = [
+  ...DOCS_WORLD_V14.filter((w) => w !== 'guides?' && w !== 'how ?tos?'),
+  '(?:user|users|style|setup|install\\w*|migration|upgrade|getting started|quick ?start|developer|developers|contributor|contributors|admin|deployment|reference|api|how ?to|step by step|troubleshooting|integration|usage|beginner s?|operator s?|field|writing) guides?',
+  'guides? (?:to|for|on|about|that explains?|explaining|covering|describing) (?:the |our |a |an )?(?:\\w+ )?(?:api|apis|sdk|cli|library|setup|install\\w*|configur\\w*|using|setting|writing|upgrad\\w*|migrat\\w*|deploy\\w*|plugin|plugins|endpoint|endpoints|feature|features|module|package|tool|service|app|integration)',
+  '(?:short|written|proper|quick|simple|brief|detailed|full|complete|printable|one page|illustrated) guides?',
+  'guides? (?:on|for|about) how',
+  'how ?to (?:guides?|pages?|articles?|docs?|sections?|recipes?)',
+  '(?:a|an|the|our|new) how ?tos?',
+  'how ?tos? (?:for|on|about)',
+];
+
+/**
+ * Frontend's world (v19, the first with frontend's everyday words): the web's and apps' UI, its frameworks, parts
+ * and tools. Fruit pickers, a horse's feed and a safari are not a date picker, a news feed or the Safari browser.
+ */
+const FRONTEND_WORLD_V19: readonly string[] = [
+  'css',
+  'scss',
+  'sass',
+  'tailwind',
+  'html',
+  'dom',
+  'jsx',
+  'tsx',
+  'react',
+  'vue',
+  'svelte',
+  'angular',
+  'next ?js',
+  'nuxt',
+  'solid ?js',
+  'ember',
+  'jquery',
+  'browsers?',
+  'chrome',
+  'firefox',
+  'webkit',
+  'ui',
+  'ux',
+  'frontend',
+  'front end',
+  'client side',
+  'web ?app',
+  'spa',
+  'pages?',
+  'screens?',
+  'views?',
+  'buttons?',
+  'forms?',
+  'modals?',
+  'dialogs?',
+  'dropdowns?',
+  'inputs?',
+  'fields?',
+  'layout',
+  'render\\w*',
+  'rerender\\w*',
+  'styles?',
+  'styling',
+  'themes?',
+  'dark mode',
+  'fonts?',
+  'icons?',
+  'tooltips?',
+  'responsive',
+  'mobile',
+  'viewport',
+  'scroll\\w*',
+  'click\\w*',
+  'tap\\w*',
+  'hover\\w*',
+  'date ?pickers?',
+  'colou?r ?pickers?',
+  'file ?pickers?',
+  'time ?pickers?',
+  'widgets?',
+  'storybook',
+  'vite',
+  'webpack',
+  'hooks?',
+  'props?',
+  'state',
+  'components? (?:library|tree|tests?|props?|state)',
+  'swiftui',
+  'jetpack',
+  'compose',
+  'flutter',
+  'android',
+  'ios',
+  'accessib\\w*',
+  'a11y',
+  'aria',
+  'keyboard',
+  'animation\\w*',
+  'charts? (?:library|js|component)',
+  'chart ?js',
+  'd3',
+  'recharts',
+  'echarts',
+  'highcharts',
+  'svg',
+  'canvas',
+  'dashboard',
+  'sidebar',
+  'navbar',
+  'header',
+  'footer',
+  'menu',
+  'tabs?',
+  'carousel',
+  'infinite scroll',
+];
+
+/**
+ * Security's world in v19: v14's, plus a key that is a credential (an SSH or signing key, a key for the payment
+ * account, a key exchange, a leaked key), not a locksmith's restricted key or a renamed config field.
+ */
+const SECURITY_WORLD_V19: readonly string[] = [
+  ...SECURITY_WORLD_V14,
+  'ssh',
+  'bastion',
+  'key exchange',
+  'ed25519',
+  'rsa',
+  'ecdsa',
+  'gpg',
+  'pgp',
+  'kms',
+  'leak\\w*',
+  '(?:public|private|signing|encryption|ssh|gpg|pgp|host|license|licence|master|root|stripe|aws|gcp|azure|payment|openai|webhook|ssl|tls) keys?',
+  'keys? (?:for|to) (?:our|the|their|a|an) (?:\\w+ ){0,2}(?:account|accounts|api|service|server|servers|database|bucket|provider)',
+];
+
+const TECHNICAL_WORLD_V19: Readonly<Record<string, RegExp>> = {
+  ...TECHNICAL_WORLD_V18,
+  sre: words(...SRE_WORLD_V19),
+  devops: words(...DEVOPS_WORLD_V19),
+  docs: words(...DOCS_WORLD_V19),
+  frontend: words(...FRONTEND_WORLD_V19),
+  security: words(...SECURITY_WORLD_V19),
+};
+
+/**
+ * Routing v19's everyday words: v18's, plus SRE's log (a vessel logs a catch) and freeze (a membership freeze),
+ * DevOps's deploy, deployment and job (deploying toilets to a festival, a restorer's jobs), docs' guide and how-to,
+ * frontend's picker, feed and safari (fruit pickers, horse feed, a safari lodge: frontend's first everyday words) and
+ * security's key (a locksmith's restricted key). Each counts only outside its domain's v19 world.
+ */
+export const EVERYDAY_WORDS_V19: Readonly<Record<string, ReadonlySet<string>>> = {
+  ...EVERYDAY_WORDS_V18,
+  sre: new Set([...EVERYDAY_WORDS_V18.sre, 'log', 'logs', 'logged', 'freeze']),
+  devops: new Set([...EVERYDAY_WORDS_V18.devops, 'deploy', 'deployed', 'deploying', 'deployment', 'job']),
+  docs: new Set([...EVERYDAY_WORDS_V18.docs, 'guide', 'how to']),
+  frontend: new Set(['picker', 'feed', 'safari']),
+  security: new Set([...EVERYDAY_WORDS_V18.security, 'key']),
+};
+
+export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 18 | 19;
 
 /** Each version's everyday words and technical worlds. */
 const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, ReadonlySet<string>>>>> = {
@@ -916,6 +1120,7 @@ const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, Readonl
   15: EVERYDAY_WORDS_V15,
   16: EVERYDAY_WORDS_V16,
   18: EVERYDAY_WORDS_V18,
+  19: EVERYDAY_WORDS_V19,
 };
 const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp>>>> = {
   7: TECHNICAL_WORLD,
@@ -928,6 +1133,7 @@ const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp
   15: TECHNICAL_WORLD_V14,
   16: TECHNICAL_WORLD_V14,
   18: TECHNICAL_WORLD_V18,
+  19: TECHNICAL_WORLD_V19,
 };
 
 /** The everyday words of a version's sense rule, by domain. */

@@ -559,12 +559,45 @@ export const VOCABULARY_V18: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
+ * Routing v19's keywords: the words of v18's held-out splits' testers, users and developers, read after v18 was
+ * judged on them (Alertmanager, the OOM killer, an SVG's onload attribute, DNS rebinding, unknown JSON properties,
+ * Retry-After, a paid seat nobody uses, reservation coverage, a DAG's logical date, CrashLoopBackOff, Homebrew...).
+ */
+export const VOCABULARY_V19: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    sre: [
+      ...w(3, 'alertmanager, non actionable, oom killer, tight loop, drag the whole, outage on the'),
+      ...w(3, 'be watching to catch'),
+    ],
+    security: [
+      ...w(3, 'onload attribute, svg with an, metadata service, dns rebinding, sign its webhooks, fake order'),
+      ...w(3, 'believes whatever, whole leaderboard, without me touching'),
+    ],
+    backend: [
+      ...w(3, 'unknown properties, unknown json fields, retry after, sqlalchemy query, both are told'),
+      ...w(3, 'invalidated on update, push them a message, paginate get'),
+    ],
+    finops: [
+      ...w(3, 'paid seat, seat usage, reservation coverage, runner spend, monitoring subscriptions'),
+      ...w(3, 'custom metrics we didn'),
+    ],
+    data: [...w(3, 'logical date, recalculated to the new, active user model, appointment history')],
+    devops: [
+      ...w(3, 'homebrew, crashloopbackoff, configmap, leaving heroku, identical setup, copy for previews'),
+      ...w(3, 'deploying be a single, reset itself to a clean'),
+    ],
+    docs: [...w(3, 'help article')],
+    frontend: [...w(3, 'flickers, snaps back, empty column')],
+    testing: [...w(3, 'click through the same, pdfs look right, snapshots with, cargo fuzz, fuzz target')],
+  };
+
+/**
  * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
  * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}), v5
  * (routing v12: v4 plus {@link VOCABULARY_V12}) or v6 (routing v13: v5 plus {@link VOCABULARY_V13}).
  */
 export function builtinVocabulary(
-  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11,
+  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12,
 ): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
@@ -579,5 +612,6 @@ export function builtinVocabulary(
   if (version >= 9) for (const [d, kws] of Object.entries(VOCABULARY_V16)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 10) for (const [d, kws] of Object.entries(VOCABULARY_V17)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 11) for (const [d, kws] of Object.entries(VOCABULARY_V18)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 12) for (const [d, kws] of Object.entries(VOCABULARY_V19)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }
