@@ -155,8 +155,9 @@ export function normalizeText(s: string): string {
 }
 
 /** The built-in vocabulary a model reads: v1 (`keywords`), v2 (v2 to v9), then one more for each of v10 to v13. */
-function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 {
+function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 {
   if (model === 'keywords') return 1;
+  if (model === 'calibrated-v20') return 13;
   if (model === 'calibrated-v19') return 12;
   if (model === 'calibrated-v18') return 11;
   if (model === 'calibrated-v17') return 10;
@@ -380,6 +381,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v20'
   | 'calibrated-v19'
   | 'calibrated-v18'
   | 'calibrated-v17'
@@ -405,6 +407,7 @@ export type ConfidenceModel =
  * classifies as a loop recorded with routing v8 replays).
  */
 export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v20: 'calibrated-v20',
   v19: 'calibrated-v19',
   v18: 'calibrated-v18',
   v17: 'calibrated-v17',
@@ -439,7 +442,8 @@ const hasV8Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v16' ||
   model === 'calibrated-v17' ||
   model === 'calibrated-v18' ||
-  model === 'calibrated-v19';
+  model === 'calibrated-v19' ||
+  model === 'calibrated-v20';
 /** Whether a model has v11's rules (FinOps's "project" no cloud word, v11's sense words): v11 and v12. */
 const hasV11Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v11' || model === 'calibrated-v12' || hasV13Rules(model);
@@ -458,6 +462,7 @@ const SENSE_VERSION_OF: Readonly<Partial<Record<ConfidenceModel, SenseVersion>>>
   'calibrated-v17': 16,
   'calibrated-v18': 18,
   'calibrated-v19': 19,
+  'calibrated-v20': 19,
 };
 /** Whether a model has v14's rules (logged incidents, cluster-cost tools, v14's worlds): v14 to v17. */
 const hasV14Rules = (model: ConfidenceModel): boolean =>
@@ -465,8 +470,8 @@ const hasV14Rules = (model: ConfidenceModel): boolean =>
 /** Whether a model has v17's rules (small work that is only a constraint of docs or testing work): v17. */
 const hasV17Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v17' || model === 'calibrated-v18' || hasV19Rules(model);
-/** Whether a model has v19's rules: v19. */
-const hasV19Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v19';
+/** Whether a model has v19's rules: v19 and v20. */
+const hasV19Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v19' || model === 'calibrated-v20';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
 const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */

@@ -592,12 +592,48 @@ export const VOCABULARY_V19: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
+ * Routing v20's keywords: the words of v19's held-out splits' developers, maintainers and staff, read after v19 was
+ * judged on them (raw SQL an f-string puts user input into, XXE's external entities, an OpenSSH advisory, a shared
+ * password on a sticky note, Vector's sampled access logs, histogram quantile labels, an Absinthe mutation, a
+ * StreamingResponse, a scoped session, a 413, Drone pushing to ECR, Haddock, SimpleCov, bytes billed, credit burn...).
+ */
+export const VOCABULARY_V20: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    security: [
+      ...w(3, 'parameterize the raw sql, user input straight into, where clause, external entities, dtds'),
+      ...w(3, 'openssh advisory, html file instead of, opened as a web page, shared password, sticky note'),
+      ...w(3, 'their own login, get into the crm, access should be cut off'),
+    ],
+    sre: [
+      ...w(3, 'vector toml, sample 2xx, quantile labels, histograms, crawl every morning'),
+      ...w(3, 'what got slow, alert emails, nearly all are noise, how many web orders are failing, root cause'),
+      ...w(3, 'trace anything'),
+    ],
+    backend: [
+      ...w(3, 'absinthe, resolver, streamingresponse, stream rows, scoped session, goes negative'),
+      ...w(3, 'first confirmation should, keep the numbers for a minute, blank page on the way back, never picked up'),
+      ...w(3, '413, paging items through, duplicate of the last item'),
+    ],
+    data: [
+      ...w(3, 'postcodes, marketing dataset, clean them on the way in, never made it into the warehouse'),
+      ...w(3, 'converting to the new format, recalculating back to, year on year'),
+    ],
+    devops: [
+      ...w(3, 'ecr, drone, short sha, containerise, containerize, putting the website live, run the linter'),
+      ...w(3, 'allowed to merge'),
+    ],
+    docs: [...w(3, 'haddock, module header, worked example, openapi reference')],
+    testing: [...w(3, 'simplecov, never exercises, add cases for, replace the snapshots, browser tests')],
+    finops: [...w(3, 'bytes billed, credit burn, auto suspend, invoice keeps growing, plan allowance')],
+  };
+
+/**
  * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
  * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}), v5
  * (routing v12: v4 plus {@link VOCABULARY_V12}) or v6 (routing v13: v5 plus {@link VOCABULARY_V13}).
  */
 export function builtinVocabulary(
-  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12,
+  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13,
 ): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
@@ -613,5 +649,6 @@ export function builtinVocabulary(
   if (version >= 10) for (const [d, kws] of Object.entries(VOCABULARY_V17)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 11) for (const [d, kws] of Object.entries(VOCABULARY_V18)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 12) for (const [d, kws] of Object.entries(VOCABULARY_V19)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 13) for (const [d, kws] of Object.entries(VOCABULARY_V20)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }
