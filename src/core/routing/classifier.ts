@@ -155,8 +155,9 @@ export function normalizeText(s: string): string {
 }
 
 /** The built-in vocabulary a model reads: v1 (`keywords`), v2 (v2 to v9), then one more for each of v10 to v13. */
-function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 {
+function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 {
   if (model === 'keywords') return 1;
+  if (model === 'calibrated-v21') return 14;
   if (model === 'calibrated-v20') return 13;
   if (model === 'calibrated-v19') return 12;
   if (model === 'calibrated-v18') return 11;
@@ -381,6 +382,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v21'
   | 'calibrated-v20'
   | 'calibrated-v19'
   | 'calibrated-v18'
@@ -407,6 +409,7 @@ export type ConfidenceModel =
  * classifies as a loop recorded with routing v8 replays).
  */
 export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v21: 'calibrated-v21',
   v20: 'calibrated-v20',
   v19: 'calibrated-v19',
   v18: 'calibrated-v18',
@@ -443,7 +446,8 @@ const hasV8Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v17' ||
   model === 'calibrated-v18' ||
   model === 'calibrated-v19' ||
-  model === 'calibrated-v20';
+  model === 'calibrated-v20' ||
+  model === 'calibrated-v21';
 /** Whether a model has v11's rules (FinOps's "project" no cloud word, v11's sense words): v11 and v12. */
 const hasV11Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v11' || model === 'calibrated-v12' || hasV13Rules(model);
@@ -463,6 +467,7 @@ const SENSE_VERSION_OF: Readonly<Partial<Record<ConfidenceModel, SenseVersion>>>
   'calibrated-v18': 18,
   'calibrated-v19': 19,
   'calibrated-v20': 19,
+  'calibrated-v21': 21,
 };
 /** Whether a model has v14's rules (logged incidents, cluster-cost tools, v14's worlds): v14 to v17. */
 const hasV14Rules = (model: ConfidenceModel): boolean =>
@@ -470,8 +475,11 @@ const hasV14Rules = (model: ConfidenceModel): boolean =>
 /** Whether a model has v17's rules (small work that is only a constraint of docs or testing work): v17. */
 const hasV17Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v17' || model === 'calibrated-v18' || hasV19Rules(model);
-/** Whether a model has v19's rules: v19 and v20. */
-const hasV19Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v19' || model === 'calibrated-v20';
+/** Whether a model has v19's rules: v19 to v21. */
+const hasV19Rules = (model: ConfidenceModel): boolean =>
+  model === 'calibrated-v19' || model === 'calibrated-v20' || hasV21Rules(model);
+/** Whether a model has v21's rules (a command named like a payload): v21. */
+const hasV21Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v21';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
 const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */
@@ -740,9 +748,22 @@ const PAYLOADS: readonly [string, RegExp][] = [
   ['template injection', /\{\{\s*\d+\s*\*\s*\d+\s*\}\}|\$\{\s*\d+\s*\*\s*\d+\s*\}/],
 ];
 
-/** The weaknesses named by the attack payloads a task quotes ({@link PAYLOADS}), in order. */
-export function payloadWeaknesses(task: string): string[] {
-  return PAYLOADS.filter(([, re]) => re.test(task)).map(([w]) => w);
+/**
+ * v21's payloads: v13's, where a command quoted alone (`whoami`, "add a `whoami` subcommand") is a command's name; the
+ * payload is the command chained after a shell separator or substituted (`; whoami`, `$(whoami)`).
+ */
+const PAYLOADS_V21: readonly [string, RegExp][] = PAYLOADS.map(([w, re]) =>
+  w === 'remote code execution'
+    ? [
+        w,
+        /\$\{jndi:|;\s*(rm\s+-rf|cat\s+\/etc\/passwd|curl\s+https?:|wget\s+https?:)|`[^`]*(?:[;|&]|\$\()\s*(whoami|uname -a)\b[^`]*`|\$\((whoami|id|uname)\)/i,
+      ]
+    : [w, re],
+);
+
+/** The weaknesses named by the attack payloads a task quotes ({@link PAYLOADS}; v21's {@link PAYLOADS_V21}), in order. */
+export function payloadWeaknesses(task: string, v21 = false): string[] {
+  return (v21 ? PAYLOADS_V21 : PAYLOADS).filter(([, re]) => re.test(task)).map(([w]) => w);
 }
 
 /** The small work a task names (v6: {@link SMALL_WORK}), or undefined. */
@@ -944,7 +965,7 @@ export function modelText(
 ): { text: string; unled: string; payloads: string[]; recorded: boolean } {
   const unled = model === 'calibrated-v12' || hasV13Rules(model) ? withoutEscalationLead(task) : task;
   const recorded = hasV14Rules(model) ? withoutLoggedIncident(unled) : unled;
-  const payloads = hasV13Rules(model) ? payloadWeaknesses(task) : [];
+  const payloads = hasV13Rules(model) ? payloadWeaknesses(task, hasV21Rules(model)) : [];
   const read = hasV17Rules(model) ? withoutEverydaySecurity(recorded) : recorded;
   return {
     text: payloads.length ? `${read} (${payloads.join(', ')})` : read,

@@ -1106,7 +1106,25 @@ export const EVERYDAY_WORDS_V19: Readonly<Record<string, ReadonlySet<string>>> =
   security: new Set([...EVERYDAY_WORDS_V18.security, 'key']),
 };
 
-export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 18 | 19;
+/**
+ * Routing v21's worlds: v19's, where a threshold alone is not SRE's (a thermostat app's `AlertThreshold` setting); an
+ * alert threshold on a system still names the system, its metric or its pager.
+ */
+const TECHNICAL_WORLD_V21: Readonly<Record<string, RegExp>> = {
+  ...TECHNICAL_WORLD_V19,
+  sre: words(...SRE_WORLD_V19.filter((w) => w !== 'thresholds?')),
+};
+
+/** Data's words a trade uses for its own records in v21 (a barrel migration, a lot's lineage, a backfill crew). */
+const DATA_TRADE_WORDS_V21: ReadonlySet<string> = new Set(['migration', 'lineage', 'backfill', 'dedupe', 'retention']);
+
+/** Routing v21's everyday words: v19's, plus data's {@link DATA_TRADE_WORDS_V21}. */
+export const EVERYDAY_WORDS_V21: Readonly<Record<string, ReadonlySet<string>>> = {
+  ...EVERYDAY_WORDS_V19,
+  data: new Set([...EVERYDAY_WORDS_V19.data, ...DATA_TRADE_WORDS_V21]),
+};
+
+export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 18 | 19 | 21;
 
 /** Each version's everyday words and technical worlds. */
 const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, ReadonlySet<string>>>>> = {
@@ -1121,6 +1139,7 @@ const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, Readonl
   16: EVERYDAY_WORDS_V16,
   18: EVERYDAY_WORDS_V18,
   19: EVERYDAY_WORDS_V19,
+  21: EVERYDAY_WORDS_V21,
 };
 const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp>>>> = {
   7: TECHNICAL_WORLD,
@@ -1134,6 +1153,7 @@ const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp
   16: TECHNICAL_WORLD_V14,
   18: TECHNICAL_WORLD_V18,
   19: TECHNICAL_WORLD_V19,
+  21: TECHNICAL_WORLD_V21,
 };
 
 /** The everyday words of a version's sense rule, by domain. */
@@ -1157,7 +1177,9 @@ export function everydayOnly(
   const world = SENSE_WORLDS[v][domain];
   if (!everyday || !world || !matched?.length) return false;
   if (!matched.every((k) => everyday.has(singular(k)) || everyday.has(k))) return false;
-  if (domain === 'data' && v >= 9 && !(v >= 10 ? DATA_PRODUCT_SENSE_V10 : DATA_PRODUCT_SENSE).test(norm)) return false;
+  const trade = v >= 21 && domain === 'data' && matched.some((k) => DATA_TRADE_WORDS_V21.has(k));
+  if (domain === 'data' && v >= 9 && !trade && !(v >= 10 ? DATA_PRODUCT_SENSE_V10 : DATA_PRODUCT_SENSE).test(norm))
+    return false;
   if (domain === 'data' && v >= 10 && matched.some((k) => CALENDAR_WORDS.has(k)) && !GOODS.test(norm)) return false;
   return !world.test(norm);
 }

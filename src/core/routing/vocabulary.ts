@@ -628,12 +628,40 @@ export const VOCABULARY_V20: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
+ * Routing v21's keywords: the words of v20's held-out splits, read after v20 was judged on them (a phone that stayed
+ * logged in after a password change, an ownership check, CBC suites, PLEG and NotReady, label cardinality, a standalone
+ * component, AsSplitQuery's cartesian product, an exhausted pool, an attribution model, SCD2, Airbyte, ArgoCD's
+ * ignoreDifferences, KDoc, proptest, cross-AZ transfer, showback).
+ */
+export const VOCABULARY_V21: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    security: [...w(3, 'stayed logged in, change the id in the url, ownership check, cbc, cipher policy, tls 1 0')],
+    testing: [
+      ...w(3, 'came back for the third time, find out before customers, proptest, commutative, get it to 80'),
+      ...w(3, 'package coverage'),
+    ],
+    sre: [...w(3, 'pleg, notready, kubelet, quorum, cardinality guard, prometheus label')],
+    frontend: [...w(3, 'standalone component, looks squashed, squashed on phones, make it look right')],
+    backend: [
+      ...w(3, 'changes just vanish, edit the same ticket at once, assplitquery, cartesian product, pool exhausted'),
+      ...w(3, 'release the client, lifecycle listener, another flush, ordered list of ids, updates positions'),
+    ],
+    data: [
+      ...w(3, 'looker, attribution model, utm source, scd2, cohort analysis, golden customer table, airbyte'),
+      ...w(3, 'without a full reset, resolution time, sliceable'),
+    ],
+    devops: [...w(3, 'argocd, outofsync, ignoredifferences')],
+    docs: [...w(3, 'kdoc, write proper notes, user facing release notes, plain language')],
+    finops: [...w(3, 'cross az, data transfer line, ingestion charges, showback, credit consumption')],
+  };
+
+/**
  * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
  * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}), v5
  * (routing v12: v4 plus {@link VOCABULARY_V12}) or v6 (routing v13: v5 plus {@link VOCABULARY_V13}).
  */
 export function builtinVocabulary(
-  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13,
+  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14,
 ): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
@@ -650,5 +678,6 @@ export function builtinVocabulary(
   if (version >= 11) for (const [d, kws] of Object.entries(VOCABULARY_V18)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 12) for (const [d, kws] of Object.entries(VOCABULARY_V19)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 13) for (const [d, kws] of Object.entries(VOCABULARY_V20)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 14) for (const [d, kws] of Object.entries(VOCABULARY_V21)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }
