@@ -4,23 +4,23 @@
  * - session-state write and read latency (atomic write + zod-validated read; target < 5 ms);
  * - profile load latency (loadAgentProfile of the fixture profiles; target < 1 s) and routing overhead per handoff
  *   (parse + secret screen + chain rule + summary + session write + log append; target < 100 ms);
- * - accuracy of the routing model (v18, the default: v8's weights, v6's features fitted on more text, with the sense
- *   rules of v7, v9 to v14 and v18, hosted tools and cluster-cost tools as cloud words, a ticket's escalation lead set
- *   aside, attack payloads as evidence, a logged incident of the trade read as a record, v17's small work, and the
- *   vocabulary of v10 to v18) on its splits (test/fixtures/routing/): training (V8_TRAIN of
+ * - accuracy of the routing model (v21, the default: v8's weights, v6's features fitted on more text, with the sense
+ *   rules of v7, v9 to v14, v18, v19 and v21, hosted tools and cluster-cost tools as cloud words, a ticket's escalation
+ *   lead set aside, attack payloads as evidence (a command quoted alone as its name), a logged incident of the trade
+ *   read as a record, v17's small work, and the vocabulary of v10 to v21) on its splits (test/fixtures/routing/): training (V8_TRAIN of
  *   bench/fit-routing-v8.ts: the weights were fitted on them), calibration (calibration.json and heldout.json, the L2
  *   strength, temperature and general offset were chosen on them) and two held-out splits written blind, by engineers
  *   who never saw the model or the other splits, committed before any model was measured on them, never tuned on
- *   (V18_HELD_OUT of bench/routing-v18.ts): the judged one (task texts developers hand a coding agent: one-line
- *   imperatives, tasks with a done-check, PRD entries, mixed-domain tasks; target >= 85 % of the tasks that should
- *   route routed to the right domain, 0 general tasks routed) and a second one (testers' and users' bug reports,
- *   requests from outside engineering, forum and app-store posts). Plus each split's reliability table, the judged
- *   split without its texts close to another split's, and routing v17 to v2 (v17, v16, v15, v14, v13, v10 and older:
- *   the models of loops recorded with them; v11 and v12 were never a loop's default) on every blind split written
- *   after their fit;
+ *   (V21_HELD_OUT of bench/routing-v21.ts): the judged one (task texts developers hand a coding agent: one-liners,
+ *   tasks with a done-check, PRD entries, TODO comments and commit-style lines; target >= 85 % of the tasks that
+ *   should route routed to the right domain, 0 general tasks routed) and a second one (real GitHub issues and pull
+ *   requests, testers', users' and staff's reports). Plus each split's reliability table, the judged split without its
+ *   texts close to another split's, and routing v20 to v2 (v18, v17, v16, v15, v14, v13, v10 and older: the models of
+ *   loops recorded with them; v11, v12, v19 and v20 were never a loop's default) on every blind split written after
+ *   their fit;
  * - prompt size of a routed specialist iteration vs the same iteration with every profile's instructions.
  * Figures go to bench/results/routing.json; the exit code is 1 when a target is missed. BENCH_TEXTS changes the
- * number of texts; BENCH_ROUTING_OLDER (a comma-separated list of v17 ... v2) the older models reported, all of them
+ * number of texts; BENCH_ROUTING_OLDER (a comma-separated list of v20 ... v2) the older models reported, all of them
  * by default (the test suite's quick run reports three: each older model is scored by the same code).
  */
 import fs from 'node:fs';
@@ -65,6 +65,9 @@ import { V15_HELD_OUT, V15_READ } from './routing-v15';
 import { V16_HELD_OUT, V16_READ } from './routing-v16';
 import { V17_HELD_OUT, V17_READ } from './routing-v17';
 import { V18_HELD_OUT, V18_READ } from './routing-v18';
+import { V19_HELD_OUT, V19_READ } from './routing-v19';
+import { V20_HELD_OUT, V20_READ } from './routing-v20';
+import { V21_HELD_OUT, V21_READ } from './routing-v21';
 import { percentile, writeResult } from './stats';
 import { finishBench, type Verdicts } from './verdict';
 
@@ -120,6 +123,12 @@ const LATER = [
   'fortyfourth',
   'fortyfifth',
   'fortysixth',
+  'fortyseventh',
+  'fortyeighth',
+  'fortyninth',
+  'fiftieth',
+  'fiftyfirst',
+  'fiftysecond',
 ] as const;
 type Later = (typeof LATER)[number];
 
@@ -127,6 +136,9 @@ const TEXTS = Number(process.env.BENCH_TEXTS ?? 10_000);
 
 /** The older models bench:routing reports (BENCH_ROUTING_OLDER, comma-separated keys; all by default). */
 const OLDER_MODELS = [
+  'v20',
+  'v19',
+  'v18',
   'v17',
   'v16',
   'v15',
@@ -255,11 +267,11 @@ async function main(): Promise<void> {
   // The blind splits written after v4's fit, by name: each scored by every older model. v6's held-out splits are the
   // fifteenth and sixteenth (V6_HELD_OUT) and those after them; v7's (its rules on v6's weights) the twentyfirst and
   // twentysecond (V7_HELD_OUT); v8's (fitted on every split before them) the twentythird and twentyfourth
-  // (V8_HELD_OUT); v9's to v18's (more rules on v8's weights each) two blind splits each, written after the one
-  // before was judged (V9_HELD_OUT ... V18_HELD_OUT).
+  // (V8_HELD_OUT); v9's to v21's (more rules on v8's weights each) two blind splits each, written after the one
+  // before was judged (V9_HELD_OUT ... V21_HELD_OUT).
   const later = Object.fromEntries(LATER.map((n) => [n, read(`heldout-${n}.json`)])) as Record<Later, Labelled>;
-  const judged = later[V18_HELD_OUT.judged];
-  const second = later[V18_HELD_OUT.second];
+  const judged = later[V21_HELD_OUT.judged];
+  const second = later[V21_HELD_OUT.second];
   // A split's real GitHub threads and its written texts apart (`<name>Real`, `<name>Written`), when it has both.
   const byOrigin = (
     name: string,
@@ -281,7 +293,7 @@ async function main(): Promise<void> {
   // Every other split (training, calibration, every other held-out one).
   const spent = fs
     .readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && f !== `heldout-${V18_HELD_OUT.judged}.json`)
+    .filter((f) => f.endsWith('.json') && f !== `heldout-${V21_HELD_OUT.judged}.json`)
     .flatMap((f) => read(f).tasks);
   const judgedNovel = novel(judged, spent);
   const agentsDir = path.join(dir, 'agents');
@@ -297,9 +309,12 @@ async function main(): Promise<void> {
   const v6Index = buildRoutingIndex(profiles, 'calibrated-v6');
   const v7Index = buildRoutingIndex(profiles, 'calibrated-v7');
   const v8Index = buildRoutingIndex(profiles, 'calibrated-v8');
-  // v17, v16, v15, v14, v13, v12, v11, v10 and v9: v8's weights with more rules each, judged on two blind splits each.
+  // v20 to v9: v8's weights with more rules each, judged on two blind splits each.
   const ruleModels = (
     [
+      ['v20', 'calibrated-v20', V20_HELD_OUT, V20_READ],
+      ['v19', 'calibrated-v19', V19_HELD_OUT, V19_READ],
+      ['v18', 'calibrated-v18', V18_HELD_OUT, V18_READ],
       ['v17', 'calibrated-v17', V17_HELD_OUT, V17_READ],
       ['v16', 'calibrated-v16', V16_HELD_OUT, V16_READ],
       ['v15', 'calibrated-v15', V15_HELD_OUT, V15_READ],
@@ -467,13 +482,13 @@ async function main(): Promise<void> {
       what:
         'share of the tasks that should route (labelled with a domain) routed to that domain; general tasks routed ' +
         'to a specialist; reliability of the top domain probability',
-      model: 'calibrated-v18',
+      model: 'calibrated-v21',
       heldoutSplits: {
-        judged: `heldout-${V18_HELD_OUT.judged}.json`,
-        second: `heldout-${V18_HELD_OUT.second}.json`,
+        judged: `heldout-${V21_HELD_OUT.judged}.json`,
+        second: `heldout-${V21_HELD_OUT.second}.json`,
       },
-      /** The blind splits v18's rules were written on (V18_READ): development figures, not held out. */
-      read: V18_READ.map((k) => `heldout-${k}.json`),
+      /** The blind splits v21's rules were written on (V21_READ): development figures, not held out. */
+      read: V21_READ.map((k) => `heldout-${k}.json`),
       train: evaluateSplit({ tasks: V8_TRAIN.flatMap((f) => read(f).tasks) }, index),
       calibration: evaluateSplit({ tasks: V8_CALIBRATION.flatMap((f) => read(f).tasks) }, index),
       judged: evaluateSplit(judged, index),
@@ -482,11 +497,14 @@ async function main(): Promise<void> {
       second: evaluateSplit(second, index),
       ...byOrigin('second', second, index),
       ...Object.fromEntries(
-        V18_READ.map((k) => [`read${k[0].toUpperCase()}${k.slice(1)}`, evaluateSplit(later[k], index)]),
+        V21_READ.map((k) => [`read${k[0].toUpperCase()}${k.slice(1)}`, evaluateSplit(later[k], index)]),
       ),
       target: { judgedAccuracy: 0.85, judgedGeneralRouted: 0 },
       ...(Object.fromEntries(ruleModels) as Partial<
-        Record<'v17' | 'v16' | 'v15' | 'v14' | 'v13' | 'v12' | 'v11' | 'v10' | 'v9', RuleModelFigures>
+        Record<
+          'v20' | 'v19' | 'v18' | 'v17' | 'v16' | 'v15' | 'v14' | 'v13' | 'v12' | 'v11' | 'v10' | 'v9',
+          RuleModelFigures
+        >
       >),
       ...older('v8', () => ({
         model: 'calibrated-v8',
@@ -599,7 +617,7 @@ async function main(): Promise<void> {
       `classification over ${texts.length} texts: p50 ${c.p50} ms, p95 ${c.p95} ms, p99 ${c.p99} ms (target p95 < 5 ms)`,
       `session state: write p95 ${result.sessionState.writeMs.p95} ms, read p95 ${result.sessionState.readMs.p95} ms`,
       `profile load p95 ${result.profileLoad.latencyMs.p95} ms; routing overhead per handoff p95 ${result.handoffOverhead.latencyMs.p95} ms`,
-      'routing v18 (the default model: v8 weights, v6 features fitted on more text, the sense rules of v7, v9 to v14 and v18, hosted and cluster-cost tools as cloud words, escalation leads set aside, attack payloads as evidence, logged incidents of a trade as records, small work that is only a constraint of docs or testing work no longer small, the vocabulary of v10 to v18):',
+      'routing v21 (the default model: v8 weights, v6 features fitted on more text, the sense rules of v7, v9 to v14, v18, v19 and v21, hosted and cluster-cost tools as cloud words, escalation leads set aside, attack payloads as evidence (a command quoted alone as its name), logged incidents of a trade as records, small work that is only a constraint of docs or testing work no longer small, the vocabulary of v10 to v21):',
       ...split('train (v8 weights fitted on)', a.train),
       ...split('calibration (L2, temperature, general offset chosen on)', a.calibration),
       ...split(`HELD-OUT ${a.heldoutSplits.judged} (blind, never tuned on; target >= 85%, 0 general routed)`, a.judged),
@@ -611,7 +629,7 @@ async function main(): Promise<void> {
       ...origins(a, 'second'),
       `  misses:`,
       ...a.second.wrong.map((w) => `    ${w}`),
-      `the splits v18's rules were written on (${a.read.join(', ')}: development figures):`,
+      `the splits v21's rules were written on (${a.read.join(', ')}: development figures):`,
       ...Object.entries(a)
         .filter(
           (e): e is [string, SplitFigures] => e[0].startsWith('read') && typeof e[1] === 'object' && 'accuracy' in e[1],
@@ -622,9 +640,23 @@ async function main(): Promise<void> {
       ...OLDER_MODELS.flatMap((key) => {
         const m = a[key] as Partial<RuleModelFigures> | undefined;
         if (!m) return [];
-        const rules = ['v17', 'v16', 'v15', 'v14', 'v13', 'v12', 'v11', 'v10', 'v9', 'v7'].includes(key);
+        const rules = [
+          'v20',
+          'v19',
+          'v18',
+          'v17',
+          'v16',
+          'v15',
+          'v14',
+          'v13',
+          'v12',
+          'v11',
+          'v10',
+          'v9',
+          'v7',
+        ].includes(key);
         const what =
-          key === 'v12' || key === 'v11'
+          key === 'v20' || key === 'v19' || key === 'v12' || key === 'v11'
             ? 'never a loop’s default'
             : key === 'v2'
               ? 'the calibrated keyword model, for loops recorded with it'

@@ -37,11 +37,11 @@ const SLOW = 300_000;
 
 describe('every bench completes at tiny sizes and writes its results', () => {
   it(
-    'bench:routing: v18 on its splits (a blind held-out split judged, a second alongside; v17, v8 and v4 of the older models), reliability tables and latency',
+    'bench:routing: v21 on its splits (a blind held-out split judged, a second alongside; v20, v8 and v4 of the older models), reliability tables and latency',
     async () => {
-      // Three older models of the sixteen (BENCH_ROUTING_OLDER): one made of v8's weights and rules, v8, and v4 with its
+      // Three older models of the nineteen (BENCH_ROUTING_OLDER): one made of v8's weights and rules, v8, and v4 with its
       // own splits. Every older model is scored by the same code; `npm run bench:routing` reports all of them.
-      const r = await bench('routing', 'routing', { BENCH_TEXTS: '500', BENCH_ROUTING_OLDER: 'v17,v8,v4' });
+      const r = await bench('routing', 'routing', { BENCH_TEXTS: '500', BENCH_ROUTING_OLDER: 'v20,v8,v4' });
       const a = r.accuracy as Record<string, { tasks: number; shouldRoute: number; reliability: { rows: unknown[] } }>;
       for (const s of ['train', 'calibration', 'judged', 'second']) {
         expect(a[s].tasks).toBeGreaterThan(50);
@@ -70,27 +70,51 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         'fortysecond',
         'fortythird',
         'fortyfourth',
+        'fortyfifth',
+        'fortysixth',
+        'fortyseventh',
+        'fortyeighth',
+        'fortyninth',
+        'fiftieth',
       ];
       expect(r.accuracy).toMatchObject({
-        model: 'calibrated-v18',
-        heldoutSplits: { judged: 'heldout-fortyfifth.json', second: 'heldout-fortysixth.json' },
-        // The blind splits v18's rules were written on: named, and reported as development figures.
+        model: 'calibrated-v21',
+        heldoutSplits: { judged: 'heldout-fiftyfirst.json', second: 'heldout-fiftysecond.json' },
+        // The blind splits v21's rules were written on: named, and reported as development figures.
         read: read.map((k) => `heldout-${k}.json`),
-        v17: {
-          heldoutSplits: { judged: 'heldout-fortythird.json', second: 'heldout-fortyfourth.json' },
+        v20: {
+          heldoutSplits: { judged: 'heldout-fortyninth.json', second: 'heldout-fiftieth.json' },
           read: read.slice(0, -2).map((k) => `heldout-${k}.json`),
         },
         v8: { heldoutSplits: { judged: 'heldout-twentyfourth.json', second: 'heldout-twentythird.json' } },
       });
       // Only the older models asked for are computed.
-      for (const m of ['v16', 'v15', 'v14', 'v13', 'v12', 'v11', 'v10', 'v9', 'v7', 'v6', 'v5', 'v3', 'v2'])
+      for (const m of [
+        'v19',
+        'v18',
+        'v17',
+        'v16',
+        'v15',
+        'v14',
+        'v13',
+        'v12',
+        'v11',
+        'v10',
+        'v9',
+        'v7',
+        'v6',
+        'v5',
+        'v3',
+        'v2',
+      ])
         expect(r.accuracy).not.toHaveProperty(m);
       expect(a.judged.tasks).toBeGreaterThanOrEqual(150);
       expect(a.second.tasks).toBeGreaterThanOrEqual(150);
-      // Both held-out splits are all written: no empty real part is reported (a split with real GitHub threads and
-      // written texts is reported as `<split>Real` and `<split>Written` too).
+      // The judged split is all written: no empty real part is reported. The second mixes real GitHub threads and
+      // written texts: each part is reported on its own too.
       expect(a.judgedReal).toBeUndefined();
-      expect(a.secondReal).toBeUndefined();
+      expect(a.secondReal.tasks + a.secondWritten.tasks).toBe(a.second.tasks);
+      expect(a.secondReal.tasks).toBeGreaterThanOrEqual(50);
       expect(a.train.tasks + a.calibration.tasks).toBeGreaterThanOrEqual(5000);
       // What 0 general routed would cost on the judged split: a higher bar and the share still routed right at it.
       expect(
@@ -100,7 +124,7 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         expect(
           (r.accuracy as Record<string, { tasks: number }>)[`read${k[0].toUpperCase()}${k.slice(1)}`].tasks,
         ).toBeGreaterThanOrEqual(130);
-      const older = r.accuracy as Record<'v4' | 'v8' | 'v17', Record<string, { tasks: number }>>;
+      const older = r.accuracy as Record<'v4' | 'v8' | 'v20', Record<string, { tasks: number }>>;
       const later = [
         'seventh',
         'eighth',
@@ -119,14 +143,14 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         'twentyfirst',
         'twentysecond',
         ...read,
-        'fortyfifth',
-        'fortysixth',
+        'fiftyfirst',
+        'fiftysecond',
       ];
-      for (const m of ['v4', 'v8', 'v17'] as const)
+      for (const m of ['v4', 'v8', 'v20'] as const)
         for (const k of later)
           expect(older[m][`heldout${k[0].toUpperCase()}${k.slice(1)}`].tasks).toBeGreaterThanOrEqual(150);
-      expect(older.v17.heldoutFortyfifth.tasks).toBe(a.judged.tasks);
-      expect(older.v17.heldoutFortysixth.tasks).toBe(a.second.tasks);
+      expect(older.v20.heldoutFiftyfirst.tasks).toBe(a.judged.tasks);
+      expect(older.v20.heldoutFiftysecond.tasks).toBe(a.second.tasks);
       for (const k of read.slice(0, 14))
         expect(
           (older.v8[`heldout${k[0].toUpperCase()}${k.slice(1)}`] as unknown as { general: number }).general,

@@ -67,6 +67,9 @@ describe('ralphLoop replay', () => {
         // Routing v18 (patch routing-v18-model, asked at the start after routing-v17-model): v17 where SRE's zones are
         // a cloud's and a lockout is one of security's everyday words, with more of the trades' words.
         'routing-v18-model.json',
+        // Routing v21 (patch routing-v21-model, asked at the start after routing-v18-model): v18 with narrower
+        // technical worlds and more everyday words, a command quoted alone read as its name, more of the trades' words.
+        'routing-v21-model.json',
         // Fused iterations (patch fused-iteration-v1): detection pass and check inside the agent's activity; one
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',

@@ -182,7 +182,7 @@ function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 | 7 
  */
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
-  model: ConfidenceModel = 'calibrated-v18',
+  model: ConfidenceModel = 'calibrated-v21',
   learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
@@ -358,7 +358,12 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v18` (the default: v17 where SRE's zones are a cloud's,
+ * How a classification's confidence is computed: `calibrated-v21` (the default: v20 where a command quoted alone is
+ * its name, not a payload, a threshold alone is not SRE's, a trade's retention or lineage is its own record, with v20's
+ * held-out splits' words), `calibrated-v20` (v19 with v19's held-out splits' words; never a loop's default),
+ * `calibrated-v19` (v18 with narrower worlds and more everyday words: SRE's severity, dashboards, logs, services and
+ * freezes, DevOps's jobs and deploys, docs' guides, frontend's pickers, security's key; never a loop's default),
+ * `calibrated-v18` (v17 where SRE's zones are a cloud's,
  * a lockout is one of security's everyday words, with more of developers', testers' and staff's words),
  * `calibrated-v17` (v16 where small work that is only a
  * constraint of docs or testing work does not make a task small, with arrows between versions, a business's security

@@ -101,6 +101,12 @@ export const ROUTING_V17_PATCH = 'routing-v17-model';
  */
 export const ROUTING_V18_PATCH = 'routing-v18-model';
 /**
+ * Routing v21 (v19 and v20 were never a loop's default): v18 with narrower technical worlds and more everyday words, a
+ * command quoted alone read as its name, and more of developers', maintainers' and staff's words
+ * (src/core/routing/sense.ts, classifier.ts, vocabulary.ts). Asked once at the start, after routing-v18-model.
+ */
+export const ROUTING_V21_PATCH = 'routing-v21-model';
+/**
  * Patch id of host-affine routing: a host-bound loop runs routing's activities (profiles, session, handoff, log) on
  * its host's queue, like every other workspace activity, instead of as local activities on whichever worker runs the
  * workflow task.
@@ -178,12 +184,13 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     }
     if (r.sessionError) state.warnings.push(r.sessionError);
   }
-  // Routing v18 for loops started now, v17, v16, v15, v14, v13, v10, v9, v8, v7, v6, v5 or v4 for loops recorded before it:
-  // decided in createContext (patches routing-v4-model to routing-v18-model, asked at the start like
+  // Routing v21 for loops started now, v18, v17, v16, v15, v14, v13, v10, v9, v8, v7, v6, v5 or v4 for loops recorded
+  // before it: decided in createContext (patches routing-v4-model to routing-v21-model, asked at the start like
   // patches-at-start-v1, never after a local activity). v3 for loops recorded with patches-at-start-v1 but before v4;
   // v3, v2 (calibrated confidence, budgets) or v1 asked here, after the startRouting local activity, by loops recorded
   // before patches-at-start-v1. The first patch a loop was recorded with, newest first, decides.
   const recorded: readonly [boolean, ConfidenceModel][] = [
+    [ctx.routingV21, 'calibrated-v21'],
     [ctx.routingV18, 'calibrated-v18'],
     [ctx.routingV17, 'calibrated-v17'],
     [ctx.routingV16, 'calibrated-v16'],

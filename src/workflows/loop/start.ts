@@ -24,6 +24,7 @@ import {
   ROUTING_V16_PATCH,
   ROUTING_V17_PATCH,
   ROUTING_V18_PATCH,
+  ROUTING_V21_PATCH,
 } from './routing';
 import { asLoopFailure } from './failures';
 import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
@@ -143,6 +144,7 @@ export function createContext(
   const routingV16 = patched(ROUTING_V16_PATCH);
   const routingV17 = patched(ROUTING_V17_PATCH);
   const routingV18 = patched(ROUTING_V18_PATCH);
+  const routingV21 = patched(ROUTING_V21_PATCH);
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -173,6 +175,7 @@ export function createContext(
     routingV16,
     routingV17,
     routingV18,
+    routingV21,
     ...(notifiesParent ? { notifiesParent } : {}),
   };
 }

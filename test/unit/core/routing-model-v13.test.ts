@@ -107,8 +107,11 @@ describe('routing v12', () => {
 });
 
 describe('routing v13', () => {
-  it('is a model the CLI names, after v18 to v14', () => {
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 9)).toEqual([
+  it('is a model the CLI names, after v21 to v14', () => {
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 12)).toEqual([
+      'v21',
+      'v20',
+      'v19',
       'v18',
       'v17',
       'v16',

@@ -23,8 +23,17 @@ const routesTo = (text: string, index: typeof v15): string | undefined => {
 };
 
 describe('routing v15', () => {
-  it('is a model the CLI names, after v18 to v16', () => {
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 5)).toEqual(['v18', 'v17', 'v16', 'v15', 'v14']);
+  it('is a model the CLI names, after v21 to v16', () => {
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 8)).toEqual([
+      'v21',
+      'v20',
+      'v19',
+      'v18',
+      'v17',
+      'v16',
+      'v15',
+      'v14',
+    ]);
   });
 
   it("knows users' and staff's words for a trade's work", () => {

@@ -1,5 +1,5 @@
 /**
- * Routing v18 (src/core/routing/, the default): v17 where SRE's zones are a cloud's (an availability zone, not a
+ * Routing v18 (src/core/routing/, the default before v21): v17 where SRE's zones are a cloud's (an availability zone, not a
  * fireworks site's safety zone), a lockout is one of security's everyday words, and more of developers', testers' and
  * staff's words (`VOCABULARY_V18`). Its rules were written on every split up to heldout-fortyfourth.json; its two
  * held-out splits are never read by a rule.
@@ -24,10 +24,8 @@ const routesTo = (text: string, index: typeof v18): string | undefined => {
 };
 
 describe('routing v18', () => {
-  it('is the default model, and the CLI names it first', () => {
-    expect(classify('Rotate the leaked JWT signing keys').model).toBe('calibrated-v18');
-    expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v18');
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 3)).toEqual(['v18', 'v17', 'v16']);
+  it('is a model the CLI names, after v21 to v19', () => {
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 5)).toEqual(['v21', 'v20', 'v19', 'v18', 'v17']);
   });
 
   it("reads a zone as SRE's world only when it is a cloud's", () => {

@@ -95,6 +95,9 @@ describe('the routing model', () => {
     'calibrated-v16',
     'calibrated-v17',
     'calibrated-v18',
+    'calibrated-v19',
+    'calibrated-v20',
+    'calibrated-v21',
   ] as const)(
     'routes only above 0.70 probability and complexity above 3, on every labelled text of every split (%s)',
     async (model) => {
