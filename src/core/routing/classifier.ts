@@ -155,8 +155,9 @@ export function normalizeText(s: string): string {
 }
 
 /** The built-in vocabulary a model reads: v1 (`keywords`), v2 (v2 to v9), then one more for each of v10 to v13. */
-function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 {
+function vocabularyVersionOf(model: ConfidenceModel): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 {
   if (model === 'keywords') return 1;
+  if (model === 'calibrated-v22') return 15;
   if (model === 'calibrated-v21') return 14;
   if (model === 'calibrated-v20') return 13;
   if (model === 'calibrated-v19') return 12;
@@ -387,6 +388,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v22'
   | 'calibrated-v21'
   | 'calibrated-v20'
   | 'calibrated-v19'
@@ -414,6 +416,7 @@ export type ConfidenceModel =
  * classifies as a loop recorded with routing v8 replays).
  */
 export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v22: 'calibrated-v22',
   v21: 'calibrated-v21',
   v20: 'calibrated-v20',
   v19: 'calibrated-v19',
@@ -452,7 +455,8 @@ const hasV8Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v18' ||
   model === 'calibrated-v19' ||
   model === 'calibrated-v20' ||
-  model === 'calibrated-v21';
+  model === 'calibrated-v21' ||
+  model === 'calibrated-v22';
 /** Whether a model has v11's rules (FinOps's "project" no cloud word, v11's sense words): v11 and v12. */
 const hasV11Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v11' || model === 'calibrated-v12' || hasV13Rules(model);
@@ -473,6 +477,7 @@ const SENSE_VERSION_OF: Readonly<Partial<Record<ConfidenceModel, SenseVersion>>>
   'calibrated-v19': 19,
   'calibrated-v20': 19,
   'calibrated-v21': 21,
+  'calibrated-v22': 21,
 };
 /** Whether a model has v14's rules (logged incidents, cluster-cost tools, v14's worlds): v14 to v17. */
 const hasV14Rules = (model: ConfidenceModel): boolean =>
@@ -484,7 +489,9 @@ const hasV17Rules = (model: ConfidenceModel): boolean =>
 const hasV19Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v19' || model === 'calibrated-v20' || hasV21Rules(model);
 /** Whether a model has v21's rules (a command named like a payload): v21. */
-const hasV21Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v21';
+const hasV21Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v21' || hasV22Rules(model);
+/** Whether a model has v22's rules (a product element's quoted name): v22. */
+const hasV22Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v22';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
 const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */
@@ -552,6 +559,13 @@ const CLOUD_CONTEXT_V7 = new RegExp(
  * project"); a cloud project is still named by its cloud ("the GCP project", "cloud").
  */
 const CLOUD_CONTEXT_V11 = new RegExp(CLOUD_CONTEXT_V7.source.replace('|projects?|', '|'));
+/**
+ * v22: logs are a system's (logs, log ingestion, log groups), not a verb ("flatmates can log shared grocery costs").
+ */
+const LOGS_V22 =
+  'logs|log (?:ingestion|storage|retention|volume|groups?|analytics|data|lines?|events?|index\\w*|archive\\w*)';
+const CLOUD_CONTEXT_V22 = new RegExp(CLOUD_CONTEXT.source.replace('|logs?|', `|${LOGS_V22}|`));
+const CLOUD_CONTEXT_V22_V11 = new RegExp(CLOUD_CONTEXT_V11.source.replace('|logs?|', `|${LOGS_V22}|`));
 /** v7: FinOps's everyday words, which a product's own money uses (keywords as the keyword pass reports them). */
 const FINOPS_EVERYDAY = new Set([
   'budget',
@@ -589,10 +603,10 @@ const COMPUTE_VERB = /\bcompute (the|a|an|each|per|its|their|our|invoice|totals?
  * Whether a task names cloud or infrastructure (v5: FinOps routes only then). `v6`: "compute" followed by an article
  * or a figure is the verb ("compute the estimated cost per serving"), not cloud compute.
  */
-export function hasCloudContext(text: string, v6 = false, v8 = false, v14 = false): boolean {
+export function hasCloudContext(text: string, v6 = false, v8 = false, v14 = false, v22 = false): boolean {
   const norm = normalizeText(text);
   return (
-    CLOUD_CONTEXT.test(v6 ? norm.replace(COMPUTE_VERB, 'calculate $1') : norm) ||
+    (v22 ? CLOUD_CONTEXT_V22 : CLOUD_CONTEXT).test(v6 ? norm.replace(COMPUTE_VERB, 'calculate $1') : norm) ||
     (v8 && HOSTED_V8.test(norm)) ||
     (v14 && CLUSTER_COST_V14.test(norm))
   );
@@ -608,10 +622,11 @@ export function finopsEverydayOnly(
   v8 = false,
   v11 = false,
   v14 = false,
+  v22 = false,
 ): boolean {
   if (!matched?.length || !matched.every((k) => FINOPS_EVERYDAY.has(k))) return false;
   const norm = normalizeText(text);
-  const cloud = v11 ? CLOUD_CONTEXT_V11 : CLOUD_CONTEXT_V7;
+  const cloud = v22 ? CLOUD_CONTEXT_V22_V11 : v11 ? CLOUD_CONTEXT_V11 : CLOUD_CONTEXT_V7;
   return (
     !cloud.test(norm.replace(COMPUTE_VERB, 'calculate $1')) &&
     !(v8 && HOSTED_V8.test(norm)) &&
@@ -771,6 +786,37 @@ export function payloadWeaknesses(task: string, v21 = false): string[] {
   return (v21 ? PAYLOADS_V21 : PAYLOADS).filter(([, re]) => re.test(task)).map(([w]) => w);
 }
 
+/**
+ * A product element's quoted name (v22): a name in quotes right before the element it names ("the 'Security Breach'
+ * card", "a 'deploy to client' status", "the 'migration season' price badge"), or a chat command (`!budget command`).
+ */
+const ELEMENT_NAME_V22 =
+  /(['"\u2018\u201c`])([^'"\u2019\u201d`]{2,40})['"\u2019\u201d`](\s+(?:[a-z]+\s+)?(?:cards?|commands?|buttons?|badges?|levels?|modes?|status(?:es)?|options?|columns?|fields?|labels?|tabs?|screens?|menus?|checkbox(?:es)?|tags?|toggles?|settings?|categor(?:y|ies)|sections?|plans?|tiers?|perks?|achievements?|skills?|spells?|items?|flows?|filters?|views?|widgets?|reports?|templates?|steps?|stages?|states?|types?|roles?|lists?)\b)|([!/])([a-z][a-z0-9_-]{1,30})(\s+(?:slash\s+|chat\s+|bot\s+)?commands?\b)/giu;
+
+/**
+ * v22: a product element's quoted name and the rest of the task, apart (normalized, space-padded): a domain whose every
+ * keyword is inside such names ("the 'Security Breach' card", a `!budget` command) has only a name's words.
+ */
+export function elementNames(task: string): { inside: string; outside: string } {
+  const names: string[] = [];
+  const outside = task.replace(
+    ELEMENT_NAME_V22,
+    (
+      _whole: string,
+      _q: string | undefined,
+      name: string | undefined,
+      rest: string | undefined,
+      _bang: string | undefined,
+      cmd: string | undefined,
+      cmdRest: string | undefined,
+    ) => {
+      names.push(name ?? cmd ?? '');
+      return ` ${rest ?? cmdRest ?? ''} `;
+    },
+  );
+  return { inside: ` ${normalizeText(names.join(' . '))} `, outside: ` ${normalizeText(outside)} ` };
+}
+
 /** The small work a task names (v6: {@link SMALL_WORK}), or undefined. */
 export function smallWork(text: string): string | undefined {
   return SMALL_WORK.find(([, re]) => re.test(text))?.[0];
@@ -841,6 +887,8 @@ interface ModelConfidences {
   noCloud: boolean;
   /** v7: the domains whose probability went to `general` (only their everyday words, outside their world). */
   everyday: string[];
+  /** v22: the domains whose probability went to `general` (every keyword inside a product element's quoted name). */
+  named?: string[];
 }
 
 /**
@@ -873,9 +921,16 @@ function modelConfidences(
   if (
     hasV5Rules(model) &&
     (p.domains.get(Domains.finops) ?? 0) > 0 &&
-    (!hasCloudContext(text, hasV6Rules(model), hasV8Rules(model), hasV14Rules(model)) ||
+    (!hasCloudContext(text, hasV6Rules(model), hasV8Rules(model), hasV14Rules(model), hasV22Rules(model)) ||
       (hasV7Rules(model) &&
-        finopsEverydayOnly(k.matched[Domains.finops], text, hasV8Rules(model), hasV11Rules(model), hasV14Rules(model))))
+        finopsEverydayOnly(
+          k.matched[Domains.finops],
+          text,
+          hasV8Rules(model),
+          hasV11Rules(model),
+          hasV14Rules(model),
+          hasV22Rules(model),
+        )))
   ) {
     p.general += p.domains.get(Domains.finops)!;
     p.domains.set(Domains.finops, 0);
@@ -896,6 +951,20 @@ function modelConfidences(
       }
     }
   }
+  // v22: a domain whose every keyword is inside a product element's quoted name has only the name's words.
+  const named: string[] = [];
+  if (hasV22Rules(model)) {
+    const { inside, outside } = elementNames(text);
+    if (inside.trim())
+      for (const [d, q] of p.domains) {
+        const ks = k.matched[d];
+        if (q > 0 && ks?.length && ks.every((w) => inside.includes(` ${w} `) && !outside.includes(` ${w} `))) {
+          p.general += q;
+          p.domains.set(d, 0);
+          named.push(d);
+        }
+      }
+  }
   const confidences: Record<string, number> = {};
   // v3 scores every built-in domain from the text's words too: one no keyword matched joins when it is probable.
   // Without any keyword match it must also beat `general` (else the text stays `general`, as with v2).
@@ -904,7 +973,14 @@ function modelConfidences(
   for (const [d] of ranked) confidences[d] = prob3(p.domains.get(d) ?? 0);
   // The primary domain is the most probable one (ties: the higher keyword score, then the name).
   ranked.sort((a, b) => confidences[b[0]] - confidences[a[0]] || b[1] - a[1] || a[0].localeCompare(b[0]));
-  return { confidences, general: prob3(p.general), lexiconJargon, noCloud, everyday };
+  return {
+    confidences,
+    general: prob3(p.general),
+    lexiconJargon,
+    noCloud,
+    everyday,
+    ...(named.length ? { named } : {}),
+  };
 }
 
 /** The confidences of a text: the calibrated model's, or for `keywords` (routing-v1) the keyword ratio. */
@@ -925,7 +1001,12 @@ function confidencesOf(
 }
 
 /** The `why` lines of the rules that moved a domain's probability to general (v5's FinOps rule, v7's sense rules). */
-function senseWhy(noCloud: boolean, everyday: readonly string[], matched: Record<string, string[]>): string[] {
+function senseWhy(
+  noCloud: boolean,
+  everyday: readonly string[],
+  matched: Record<string, string[]>,
+  named: readonly string[] = [],
+): string[] {
   const out: string[] = [];
   if (noCloud)
     out.push('finops names no cloud or infrastructure (the product’s own money): its probability counts as general');
@@ -933,6 +1014,11 @@ function senseWhy(noCloud: boolean, everyday: readonly string[], matched: Record
     out.push(
       `${d} matched only everyday words (${(matched[d] ?? []).join(', ')}) and the text names nothing of its ` +
         'technical world (the product’s own sense): its probability counts as general',
+    );
+  for (const d of named)
+    out.push(
+      `${d} matched only words of a product element's quoted name (${(matched[d] ?? []).join(', ')}): its ` +
+        'probability counts as general',
     );
   return out;
 }
@@ -1003,7 +1089,7 @@ export function classify(
   const k = keywordPass(text, index);
   const { matched, scores } = k;
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  const { confidences, general, lexiconJargon, noCloud, everyday } = confidencesOf(text, k, model, ranked);
+  const { confidences, general, lexiconJargon, noCloud, everyday, named } = confidencesOf(text, k, model, ranked);
   const complexity = complexityOf(
     k,
     ranked,
@@ -1043,7 +1129,7 @@ export function classify(
   for (const p of payloads) why.push(`quotes an attack payload: counted as "${p}"`);
   if (unled !== task) why.push('the escalation lead ("Support escalation:") is how the ticket came in: not counted');
   if (recorded) why.push('a logged incident of the trade is a record ("logs an incident"): read as "records"');
-  why.push(...senseWhy(noCloud, everyday, matched));
+  why.push(...senseWhy(noCloud, everyday, matched, named));
   if (general !== undefined) why.push(`probability ${domain} ${confidence}, no specialist (general) ${general}`);
   const candidates = index.profilesByDomain.get(domain) ?? [];
   const profile = candidates.length

@@ -656,12 +656,38 @@ export const VOCABULARY_V21: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
+ * Routing v22's keywords: the words of v21's held-out splits, read after v21 was judged on them (enumerating accounts
+ * by a reset endpoint's messages, tokens kept in plaintext, an upload trusted by its MIME type, a phishing email in a
+ * shop's name, React DevTools, photos that jump around as the page loads, a stale closure, a transactional outbox,
+ * QuickCheck and insta, reserved instance coverage, donors who give again).
+ */
+export const VOCABULARY_V22: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    security: [
+      ...w(3, 'enumerate accounts, different messages for known, plaintext, pepper, magic bytes, mime type'),
+      ...w(3, 'cookieless domain, re enter their card details, change the number at the end, other children s marks'),
+    ],
+    frontend: [
+      ...w(3, 're rendering, react devtools, jump around, in landscape, slides over the, stale closure, useeffect'),
+    ],
+    backend: [
+      ...w(3, 'transactional outbox, empty body, expected 422, one row at a time, batch loading, increasing wait'),
+      ...w(3, 'labels come out'),
+    ],
+    docs: [...w(3, 'jsdoc for, show up on hover, self hosting guide, sunset date, reword it')],
+    testing: [...w(3, 'quickcheck property, insta snapshot, dst transitions, leap day')],
+    finops: [...w(3, 'reserved instance coverage, new reservations, steady baseline')],
+    data: [...w(3, 'give again within, campaign that brought, sensor readings, null or negative')],
+    devops: [...w(3, 'put live without switching, pushes an update')],
+  };
+
+/**
  * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
  * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}), v5
  * (routing v12: v4 plus {@link VOCABULARY_V12}) or v6 (routing v13: v5 plus {@link VOCABULARY_V13}).
  */
 export function builtinVocabulary(
-  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14,
+  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15,
 ): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
@@ -679,5 +705,6 @@ export function builtinVocabulary(
   if (version >= 12) for (const [d, kws] of Object.entries(VOCABULARY_V19)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 13) for (const [d, kws] of Object.entries(VOCABULARY_V20)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 14) for (const [d, kws] of Object.entries(VOCABULARY_V21)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 15) for (const [d, kws] of Object.entries(VOCABULARY_V22)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }
