@@ -1124,7 +1124,38 @@ export const EVERYDAY_WORDS_V21: Readonly<Record<string, ReadonlySet<string>>> =
   data: new Set([...EVERYDAY_WORDS_V19.data, ...DATA_TRADE_WORDS_V21]),
 };
 
-export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 18 | 19 | 21;
+/**
+ * Data's world in v23: v11's, where a migration is data's or a schema's (a data migration, a warehouse migration), not a
+ * trade's (the migration of hive records), and Hive is Apache's (Hive tables, the metastore), not a beekeeper's.
+ */
+const DATA_WORLD_V23: readonly string[] = [
+  ...DATA_WORLD_V11.filter((w) => w !== 'migrations?' && w !== 'hive'),
+  '(?:data|schema|warehouse|table|database|db|etl|pipeline|dbt|snowflake|bigquery|redshift) migrations?',
+  'migrations? (?:of|from|to) (?:the |our )?(?:data|warehouse|tables?|schemas?|database|db|snowflake|bigquery|redshift|dbt|pipelines?)',
+  '(?:one off|alembic|django|rails|flyway|liquibase|sql|knex|prisma|ecto|sequelize|typeorm) migrations?',
+  'migrations? (?:that|which|to) (?:moves?|copies|copy|converts?|convert|backfills?|backfill)',
+  'alembic',
+  'flyway',
+  'liquibase',
+  'apache hive',
+  'hive (?:tables?|metastore|quer\\w*|sql|partitions?|on)',
+];
+
+const TECHNICAL_WORLD_V23: Readonly<Record<string, RegExp>> = {
+  ...TECHNICAL_WORLD_V21,
+  data: words(...DATA_WORLD_V23),
+};
+
+/**
+ * Routing v23's everyday words: v21's, plus data's record beside a trade's word of {@link DATA_TRADE_WORDS_V21} (the
+ * migration of hive records keeps a queen's lineage). Its worlds are v21's.
+ */
+export const EVERYDAY_WORDS_V23: Readonly<Record<string, ReadonlySet<string>>> = {
+  ...EVERYDAY_WORDS_V21,
+  data: new Set([...EVERYDAY_WORDS_V21.data, 'record', 'records']),
+};
+
+export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 18 | 19 | 21 | 23;
 
 /** Each version's everyday words and technical worlds. */
 const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, ReadonlySet<string>>>>> = {
@@ -1140,6 +1171,7 @@ const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, Readonl
   18: EVERYDAY_WORDS_V18,
   19: EVERYDAY_WORDS_V19,
   21: EVERYDAY_WORDS_V21,
+  23: EVERYDAY_WORDS_V23,
 };
 const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp>>>> = {
   7: TECHNICAL_WORLD,
@@ -1154,6 +1186,7 @@ const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp
   18: TECHNICAL_WORLD_V18,
   19: TECHNICAL_WORLD_V19,
   21: TECHNICAL_WORLD_V21,
+  23: TECHNICAL_WORLD_V23,
 };
 
 /** The everyday words of a version's sense rule, by domain. */
@@ -1177,6 +1210,14 @@ export function everydayOnly(
   const world = SENSE_WORLDS[v][domain];
   if (!everyday || !world || !matched?.length) return false;
   if (!matched.every((k) => everyday.has(singular(k)) || everyday.has(k))) return false;
+  // v23: a record is everyday only beside a trade's word.
+  if (
+    v >= 23 &&
+    domain === 'data' &&
+    matched.some((k) => k === 'record' || k === 'records') &&
+    !matched.some((k) => DATA_TRADE_WORDS_V21.has(k))
+  )
+    return false;
   const trade = v >= 21 && domain === 'data' && matched.some((k) => DATA_TRADE_WORDS_V21.has(k));
   if (domain === 'data' && v >= 9 && !trade && !(v >= 10 ? DATA_PRODUCT_SENSE_V10 : DATA_PRODUCT_SENSE).test(norm))
     return false;

@@ -682,12 +682,49 @@ export const VOCABULARY_V22: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
+ * Routing v23's keywords: the words of v22's held-out splits, read after v22 was judged on them (a test that relies on
+ * unsynchronized clocks, an injectable parameter, an SVG avatar with a script inside, etcd's database size limit,
+ * OOMKilled pods, an exhausted connection pool, a print stylesheet, LookML, PostGIS, a help page's instructions).
+ */
+export const VOCABULARY_V23: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    testing: [
+      ...w(3, 'unsynchronized clocks, fails intermittently, fake clock, machine s timezone, round trip property'),
+      ...w(3, 'data driven spec, kotest'),
+    ],
+    data: [...w(3, 'end up as separate, shapefiles, postgis, drive catchment, lookml, step sensors, emr step')],
+    security: [
+      ...w(3, 'svg as my avatar, script inside, is injectable, prepared statements, guess the id, sqlmap'),
+      ...w(
+        3,
+        'check the caller belongs, f strings straight from, secret tokens, asterisks, without asking for any login',
+      ),
+      ...w(3, 'vault inject, secrets job'),
+    ],
+    sre: [
+      ...w(3, 'database size limit, defrag, etcd, oomkilled, evicting neighbours, node health'),
+      ...w(3, 'only found out from, anyone internal seemed to notice'),
+    ],
+    frontend: [...w(3, 'wrap badly, print stylesheet, page break, sit right on top of, chromebooks')],
+    backend: [
+      ...w(3, 'pool size, pool exhaustion, pool has been exhausted, exhausts the connection pool, connection leak'),
+      ...w(3, 'gateway timeout, spawn blocking, blocks the runtime, pg pool, aren t released, bulk sku import api'),
+      ...w(3, 'per row errors, date filter client side'),
+    ],
+    docs: [
+      ...w(3, 'help page for, update the instructions, changes file, examples are old, this is a writing task'),
+      ...w(3, 'tsdoc comments, conceptual doc'),
+    ],
+    devops: [...w(3, 'fail fast')],
+  };
+
+/**
  * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
  * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}), v5
  * (routing v12: v4 plus {@link VOCABULARY_V12}) or v6 (routing v13: v5 plus {@link VOCABULARY_V13}).
  */
 export function builtinVocabulary(
-  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15,
+  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16,
 ): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
@@ -706,5 +743,6 @@ export function builtinVocabulary(
   if (version >= 13) for (const [d, kws] of Object.entries(VOCABULARY_V20)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 14) for (const [d, kws] of Object.entries(VOCABULARY_V21)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 15) for (const [d, kws] of Object.entries(VOCABULARY_V22)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 16) for (const [d, kws] of Object.entries(VOCABULARY_V23)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }
