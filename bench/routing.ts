@@ -15,12 +15,14 @@
  *   tasks with a done-check, PRD entries, TODO comments and commit-style lines; target >= 85 % of the tasks that
  *   should route routed to the right domain, 0 general tasks routed) and a second one (real GitHub issues and pull
  *   requests, testers', users' and staff's reports). Plus each split's reliability table, the judged split without its
- *   texts close to another split's, and routing v20 to v2 (v18, v17, v16, v15, v14, v13, v10 and older: the models of
+ *   texts close to another split's, the default on the four blind splits written after its held-out ones
+ *   (AFTER_DEFAULT: v22's and v23's held-out splits), and routing v23 and v22 (later rounds, not made the default: no
+ *   better than v21 on the blind splits) and v20 to v2 (v18, v17, v16, v15, v14, v13, v10 and older: the models of
  *   loops recorded with them; v11, v12, v19 and v20 were never a loop's default) on every blind split written after
  *   their fit;
  * - prompt size of a routed specialist iteration vs the same iteration with every profile's instructions.
  * Figures go to bench/results/routing.json; the exit code is 1 when a target is missed. BENCH_TEXTS changes the
- * number of texts; BENCH_ROUTING_OLDER (a comma-separated list of v20 ... v2) the older models reported, all of them
+ * number of texts; BENCH_ROUTING_OLDER (a comma-separated list of v23, v22, v20 ... v2) the older models reported, all of them
  * by default (the test suite's quick run reports three: each older model is scored by the same code).
  */
 import fs from 'node:fs';
@@ -68,6 +70,8 @@ import { V18_HELD_OUT, V18_READ } from './routing-v18';
 import { V19_HELD_OUT, V19_READ } from './routing-v19';
 import { V20_HELD_OUT, V20_READ } from './routing-v20';
 import { V21_HELD_OUT, V21_READ } from './routing-v21';
+import { V22_HELD_OUT, V22_READ } from './routing-v22';
+import { V23_HELD_OUT, V23_READ } from './routing-v23';
 import { percentile, writeResult } from './stats';
 import { finishBench, type Verdicts } from './verdict';
 
@@ -129,13 +133,28 @@ const LATER = [
   'fiftieth',
   'fiftyfirst',
   'fiftysecond',
+  'fiftythird',
+  'fiftyfourth',
+  'fiftyfifth',
+  'fiftysixth',
 ] as const;
 type Later = (typeof LATER)[number];
 
 const TEXTS = Number(process.env.BENCH_TEXTS ?? 10_000);
 
-/** The older models bench:routing reports (BENCH_ROUTING_OLDER, comma-separated keys; all by default). */
+/**
+ * The blind splits written after the default's held-out ones (v22's and v23's held-out splits): blind for the default
+ * too, reported beside its judged split.
+ */
+const AFTER_DEFAULT = ['fiftythird', 'fiftyfourth', 'fiftyfifth', 'fiftysixth'] as const;
+
+/**
+ * The other models bench:routing reports (BENCH_ROUTING_OLDER, comma-separated keys; all by default): v23 and v22,
+ * later rounds that were not made the default, and the older ones.
+ */
 const OLDER_MODELS = [
+  'v23',
+  'v22',
   'v20',
   'v19',
   'v18',
@@ -309,9 +328,11 @@ async function main(): Promise<void> {
   const v6Index = buildRoutingIndex(profiles, 'calibrated-v6');
   const v7Index = buildRoutingIndex(profiles, 'calibrated-v7');
   const v8Index = buildRoutingIndex(profiles, 'calibrated-v8');
-  // v20 to v9: v8's weights with more rules each, judged on two blind splits each.
+  // v23 to v9: v8's weights with more rules each, judged on two blind splits each.
   const ruleModels = (
     [
+      ['v23', 'calibrated-v23', V23_HELD_OUT, V23_READ],
+      ['v22', 'calibrated-v22', V22_HELD_OUT, V22_READ],
       ['v20', 'calibrated-v20', V20_HELD_OUT, V20_READ],
       ['v19', 'calibrated-v19', V19_HELD_OUT, V19_READ],
       ['v18', 'calibrated-v18', V18_HELD_OUT, V18_READ],
@@ -499,10 +520,15 @@ async function main(): Promise<void> {
       ...Object.fromEntries(
         V21_READ.map((k) => [`read${k[0].toUpperCase()}${k.slice(1)}`, evaluateSplit(later[k], index)]),
       ),
+      /** The blind splits written after its held-out ones (AFTER_DEFAULT): held out from it too. */
+      after: AFTER_DEFAULT.map((k) => `heldout-${k}.json`),
+      ...Object.fromEntries(
+        AFTER_DEFAULT.map((k) => [`after${k[0].toUpperCase()}${k.slice(1)}`, evaluateSplit(later[k], index)]),
+      ),
       target: { judgedAccuracy: 0.85, judgedGeneralRouted: 0 },
       ...(Object.fromEntries(ruleModels) as Partial<
         Record<
-          'v20' | 'v19' | 'v18' | 'v17' | 'v16' | 'v15' | 'v14' | 'v13' | 'v12' | 'v11' | 'v10' | 'v9',
+          'v23' | 'v22' | 'v20' | 'v19' | 'v18' | 'v17' | 'v16' | 'v15' | 'v14' | 'v13' | 'v12' | 'v11' | 'v10' | 'v9',
           RuleModelFigures
         >
       >),
@@ -629,6 +655,15 @@ async function main(): Promise<void> {
       ...origins(a, 'second'),
       `  misses:`,
       ...a.second.wrong.map((w) => `    ${w}`),
+      `the blind splits written after v21's held-out ones (${a.after.join(', ')}: held out from it too):`,
+      ...Object.entries(a)
+        .filter(
+          (e): e is [string, SplitFigures] =>
+            e[0].startsWith('after') && typeof e[1] === 'object' && 'accuracy' in e[1],
+        )
+        .map(([k, f]) => {
+          return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
+        }),
       `the splits v21's rules were written on (${a.read.join(', ')}: development figures):`,
       ...Object.entries(a)
         .filter(
@@ -641,6 +676,8 @@ async function main(): Promise<void> {
         const m = a[key] as Partial<RuleModelFigures> | undefined;
         if (!m) return [];
         const rules = [
+          'v23',
+          'v22',
           'v20',
           'v19',
           'v18',
@@ -656,11 +693,13 @@ async function main(): Promise<void> {
           'v7',
         ].includes(key);
         const what =
-          key === 'v20' || key === 'v19' || key === 'v12' || key === 'v11'
-            ? 'never a loop’s default'
-            : key === 'v2'
-              ? 'the calibrated keyword model, for loops recorded with it'
-              : 'for loops recorded with it';
+          key === 'v23' || key === 'v22'
+            ? 'a later round, not made the default: no better than v21 on the blind splits'
+            : key === 'v20' || key === 'v19' || key === 'v12' || key === 'v11'
+              ? 'never a loop’s default'
+              : key === 'v2'
+                ? 'the calibrated keyword model, for loops recorded with it'
+                : 'for loops recorded with it';
         return [
           `routing ${key} (${what}` +
             (rules && m.read ? `; its rules were read on ${m.read.join(', ')}` : '') +

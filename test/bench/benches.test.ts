@@ -90,6 +90,8 @@ describe('every bench completes at tiny sizes and writes its results', () => {
       });
       // Only the older models asked for are computed.
       for (const m of [
+        'v23',
+        'v22',
         'v19',
         'v18',
         'v17',
@@ -145,10 +147,20 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         ...read,
         'fiftyfirst',
         'fiftysecond',
+        'fiftythird',
+        'fiftyfourth',
+        'fiftyfifth',
+        'fiftysixth',
       ];
       for (const m of ['v4', 'v8', 'v20'] as const)
         for (const k of later)
           expect(older[m][`heldout${k[0].toUpperCase()}${k.slice(1)}`].tasks).toBeGreaterThanOrEqual(150);
+      // The default on the blind splits written after its held-out ones (v22's and v23's held-out splits).
+      expect(r.accuracy).toMatchObject({
+        after: ['fiftythird', 'fiftyfourth', 'fiftyfifth', 'fiftysixth'].map((k) => `heldout-${k}.json`),
+      });
+      for (const k of ['Fiftythird', 'Fiftyfourth', 'Fiftyfifth', 'Fiftysixth'])
+        expect(a[`after${k}`].tasks).toBe(older.v20[`heldout${k}`].tasks);
       expect(older.v20.heldoutFiftyfirst.tasks).toBe(a.judged.tasks);
       expect(older.v20.heldoutFiftysecond.tasks).toBe(a.second.tasks);
       for (const k of read.slice(0, 14))

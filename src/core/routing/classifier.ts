@@ -899,6 +899,25 @@ interface ModelConfidences {
 }
 
 /**
+ * v22: moves to `general` the probability of every domain whose keywords are all inside a product element's quoted
+ * name ({@link elementNames}), and returns those domains.
+ */
+function namedOnly(text: string, k: KeywordPass, p: { general: number; domains: Map<string, number> }): string[] {
+  const named: string[] = [];
+  const { inside, outside } = elementNames(text);
+  if (!inside.trim()) return named;
+  for (const [d, q] of p.domains) {
+    const ks = k.matched[d];
+    if (q > 0 && ks?.length && ks.every((w) => inside.includes(` ${w} `) && !outside.includes(` ${w} `))) {
+      p.general += q;
+      p.domains.set(d, 0);
+      named.push(d);
+    }
+  }
+  return named;
+}
+
+/**
  * The calibrated model's probabilities of a text (v2 to v5). `ranked` (the keyword-scored domains) gets the built-in
  * domains the text's words make probable, and is sorted by probability.
  */
@@ -959,19 +978,7 @@ function modelConfidences(
     }
   }
   // v22: a domain whose every keyword is inside a product element's quoted name has only the name's words.
-  const named: string[] = [];
-  if (hasV22Rules(model)) {
-    const { inside, outside } = elementNames(text);
-    if (inside.trim())
-      for (const [d, q] of p.domains) {
-        const ks = k.matched[d];
-        if (q > 0 && ks?.length && ks.every((w) => inside.includes(` ${w} `) && !outside.includes(` ${w} `))) {
-          p.general += q;
-          p.domains.set(d, 0);
-          named.push(d);
-        }
-      }
-  }
+  const named = hasV22Rules(model) ? namedOnly(text, k, p) : [];
   const confidences: Record<string, number> = {};
   // v3 scores every built-in domain from the text's words too: one no keyword matched joins when it is probable.
   // Without any keyword match it must also beat `general` (else the text stays `general`, as with v2).

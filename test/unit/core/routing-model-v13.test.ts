@@ -107,8 +107,10 @@ describe('routing v12', () => {
 });
 
 describe('routing v13', () => {
-  it('is a model the CLI names, after v21 to v14', () => {
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 12)).toEqual([
+  it('is a model the CLI names, after v23 to v14', () => {
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 14)).toEqual([
+      'v23',
+      'v22',
       'v21',
       'v20',
       'v19',

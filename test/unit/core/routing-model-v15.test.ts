@@ -23,8 +23,10 @@ const routesTo = (text: string, index: typeof v15): string | undefined => {
 };
 
 describe('routing v15', () => {
-  it('is a model the CLI names, after v21 to v16', () => {
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 8)).toEqual([
+  it('is a model the CLI names, after v23 to v16', () => {
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 10)).toEqual([
+      'v23',
+      'v22',
       'v21',
       'v20',
       'v19',

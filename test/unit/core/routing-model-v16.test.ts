@@ -23,8 +23,18 @@ const routesTo = (text: string, index: typeof v16): string | undefined => {
 };
 
 describe('routing v16', () => {
-  it('is a model the CLI names, after v21 to v17', () => {
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 7)).toEqual(['v21', 'v20', 'v19', 'v18', 'v17', 'v16', 'v15']);
+  it('is a model the CLI names, after v23 to v17', () => {
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 9)).toEqual([
+      'v23',
+      'v22',
+      'v21',
+      'v20',
+      'v19',
+      'v18',
+      'v17',
+      'v16',
+      'v15',
+    ]);
   });
 
   it("knows more of testers', users' and staff's words for a trade's work, which v15 left with the base agent", () => {

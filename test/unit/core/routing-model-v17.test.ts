@@ -31,8 +31,17 @@ const routesTo = (text: string, index: typeof v17): string | undefined => {
 };
 
 describe('routing v17', () => {
-  it('is a model the CLI names, after v21 to v18', () => {
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 6)).toEqual(['v21', 'v20', 'v19', 'v18', 'v17', 'v16']);
+  it('is a model the CLI names, after v23 to v18', () => {
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 8)).toEqual([
+      'v23',
+      'v22',
+      'v21',
+      'v20',
+      'v19',
+      'v18',
+      'v17',
+      'v16',
+    ]);
   });
 
   it('reads a flag, an off-by-one or unchanged behaviour in docs or testing work as what that work is about', () => {

@@ -98,6 +98,8 @@ describe('the routing model', () => {
     'calibrated-v19',
     'calibrated-v20',
     'calibrated-v21',
+    'calibrated-v22',
+    'calibrated-v23',
   ] as const)(
     'routes only above 0.70 probability and complexity above 3, on every labelled text of every split (%s)',
     async (model) => {
