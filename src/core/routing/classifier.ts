@@ -157,8 +157,9 @@ export function normalizeText(s: string): string {
 /** The built-in vocabulary a model reads: v1 (`keywords`), v2 (v2 to v9), then one more for each of v10 to v13. */
 function vocabularyVersionOf(
   model: ConfidenceModel,
-): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 {
+): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 {
   if (model === 'keywords') return 1;
+  if (model === 'calibrated-v24') return 17;
   if (model === 'calibrated-v23') return 16;
   if (model === 'calibrated-v22') return 15;
   if (model === 'calibrated-v21') return 14;
@@ -362,7 +363,11 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v21` (the default: v20 where a command quoted alone is
+ * How a classification's confidence is computed: `calibrated-v24` (v23 where an escalation is an incident's, REST an
+ * API's, a trade's tests its own, a server's mail and messages backend's only beside what goes wrong with them, with
+ * v23's held-out splits' words), `calibrated-v23` (v22 where a migration or Hive is data's only in data's sense),
+ * `calibrated-v22` (v21 where a domain whose every keyword is inside a product element's quoted name is `general`;
+ * v22 to v24 were never a loop's default), `calibrated-v21` (the default: v20 where a command quoted alone is
  * its name, not a payload, a threshold alone is not SRE's, a trade's retention or lineage is its own record, with v20's
  * held-out splits' words), `calibrated-v20` (v19 with v19's held-out splits' words; never a loop's default),
  * `calibrated-v19` (v18 with narrower worlds and more everyday words: SRE's severity, dashboards, logs, services and
@@ -391,6 +396,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v24'
   | 'calibrated-v23'
   | 'calibrated-v22'
   | 'calibrated-v21'
@@ -420,6 +426,7 @@ export type ConfidenceModel =
  * classifies as a loop recorded with routing v8 replays).
  */
 export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v24: 'calibrated-v24',
   v23: 'calibrated-v23',
   v22: 'calibrated-v22',
   v21: 'calibrated-v21',
@@ -462,7 +469,8 @@ const hasV8Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v20' ||
   model === 'calibrated-v21' ||
   model === 'calibrated-v22' ||
-  model === 'calibrated-v23';
+  model === 'calibrated-v23' ||
+  model === 'calibrated-v24';
 /** Whether a model has v11's rules (FinOps's "project" no cloud word, v11's sense words): v11 and v12. */
 const hasV11Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v11' || model === 'calibrated-v12' || hasV13Rules(model);
@@ -485,6 +493,7 @@ const SENSE_VERSION_OF: Readonly<Partial<Record<ConfidenceModel, SenseVersion>>>
   'calibrated-v21': 21,
   'calibrated-v22': 21,
   'calibrated-v23': 23,
+  'calibrated-v24': 24,
 };
 /** Whether a model has v14's rules (logged incidents, cluster-cost tools, v14's worlds): v14 to v17. */
 const hasV14Rules = (model: ConfidenceModel): boolean =>
@@ -497,8 +506,9 @@ const hasV19Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v19' || model === 'calibrated-v20' || hasV21Rules(model);
 /** Whether a model has v21's rules (a command named like a payload): v21. */
 const hasV21Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v21' || hasV22Rules(model);
-/** Whether a model has v22's rules (a product element's quoted name): v22. */
-const hasV22Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v22' || model === 'calibrated-v23';
+/** Whether a model has v22's rules (a product element's quoted name): v22 to v24. */
+const hasV22Rules = (model: ConfidenceModel): boolean =>
+  model === 'calibrated-v22' || model === 'calibrated-v23' || model === 'calibrated-v24';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
 const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */

@@ -1155,7 +1155,92 @@ export const EVERYDAY_WORDS_V23: Readonly<Record<string, ReadonlySet<string>>> =
   data: new Set([...EVERYDAY_WORDS_V21.data, 'record', 'records']),
 };
 
-export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 18 | 19 | 21 | 23;
+/**
+ * SRE's world in v24: v21's, where an escalation is an incident's or a pager's (an escalation policy, escalated to the
+ * on-call engineer, an alert that escalated), not how a ticket reached a team ("Escalation from the front desk") or a
+ * trade's chain of command ("escalation to the foreman").
+ */
+const SRE_WORLD_V24: readonly string[] = [
+  ...SRE_WORLD_V19.filter((w) => w !== 'thresholds?' && w !== 'escalat\\w*'),
+  'escalation (?:polic\\w*|paths?|chains?|rules?|levels?|tiers?|steps?|matrix|schedules?)',
+  'escalat\\w* (?:to|from) (?:the |an? |our )?(?:on ?call|oncall|secondary|primary|pager\\w*|sre|incident|sev\\w*|p[0-3])',
+  '(?:auto|automatic\\w*|pager ?duty|opsgenie|alert|incident) escalat\\w*',
+  '(?:it|page|alert|incident)s? (?:was |were |is |gets? |got )?escalat\\w*',
+];
+
+/**
+ * Backend's world in v24: v10's, where REST is an API's (a REST endpoint, RESTful), not a pilot's ten hours' rest, and
+ * what goes wrong with a server's mail and messages names the server's work (sent twice or not at all, out of order,
+ * retried from a background job, consumed from a stream, an email provider).
+ */
+const BACKEND_WORLD_V24: readonly string[] = [
+  ...BACKEND_WORLD.filter((w) => w !== 'rest'),
+  'rest (?:apis?|endpoints?|calls?|services?|clients?|interfaces?|resources?|routes?|controllers?|requests?|handlers?|layer)',
+  'restful',
+  // What goes wrong with a server's mail and messages: sent twice or never, out of order, retried, queued.
+  'twice',
+  'duplicat\\w*',
+  'double\\w*',
+  'retr(?:y|ies|ied|ying)',
+  'retryable',
+  'enqueu\\w*',
+  'background',
+  'jobs?',
+  'consum\\w*',
+  'offsets?',
+  'rpc',
+  'streams?',
+  'deadlines?',
+  '(?:wrong|out of) order',
+  '(?:only|exactly|at least|at most) once',
+  'not at all',
+  'verif\\w*',
+  '(?:two|2|three|several|multiple) (?:\\w+ ){0,3}(?:emails|messages)',
+  'smtp',
+  'sendgrid',
+  'mailgun',
+  'postmark',
+  'ses',
+  'bounc\\w*',
+  'deliverab\\w*',
+];
+
+/** What a trade tests (a rind swab, a chimney's smoke draw, a learner's driving test): not software's tests (v24). */
+const TRADE_TEST =
+  '(?<!(?:swab|draw|driving|driver s|blood|soil|water|eye|hearing|drug|pregnancy|covid|emissions?|mot|pressure|dye|road|theory|spelling|tuning|taste|allergy|patch|rind|urine|dna|breath|fitness|vision|placement|entrance|practice|skin|gas|radon|asbestos|moisture|damp|hydrostatic|ph|stool|sight|hair|sweat|tb|iq|aptitude|personality|sobriety|paternity|chemistry|biology|physics|maths?|history|reading|french|spanish|german|english|piano|music|exam|mock|swim\\w*|belt|grading) )';
+
+/**
+ * Testing's world in v24: v14's, where tests and test results are software's, not a trade's ({@link TRADE_TEST}: a
+ * cheese cave's rind swab test results, a learner driver's mock tests), and a contract is a contract test's (not a
+ * piano tuner's annual service contract).
+ */
+const TESTING_WORLD_V24: readonly string[] = [
+  ...TESTING_WORLD_V14.filter((w) => w !== 'tests' && w !== '(?<!mock )test results?' && w !== 'contract'),
+  `${TRADE_TEST}tests`,
+  `${TRADE_TEST}test results?`,
+  'contract (?:tests?|testing)',
+  'consumer driven',
+  'pact',
+];
+
+const TECHNICAL_WORLD_V24: Readonly<Record<string, RegExp>> = {
+  ...TECHNICAL_WORLD_V23,
+  testing: words(...TESTING_WORLD_V24),
+  sre: words(...SRE_WORLD_V24),
+  backend: words(...BACKEND_WORLD_V24),
+};
+
+/**
+ * Routing v24's everyday words: v23's, plus backend's rest, email and message (ten hours' rest between shifts, a
+ * monthly stock email to dealers, a gift message box at a flower shop's checkout), each counting only outside backend's
+ * v24 world. Its worlds: SRE's escalation an incident's, backend's REST an API's, testing's tests software's.
+ */
+export const EVERYDAY_WORDS_V24: Readonly<Record<string, ReadonlySet<string>>> = {
+  ...EVERYDAY_WORDS_V23,
+  backend: new Set([...EVERYDAY_WORDS_V23.backend, 'rest', 'email', 'emails', 'message', 'messages']),
+};
+
+export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 18 | 19 | 21 | 23 | 24;
 
 /** Each version's everyday words and technical worlds. */
 const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, ReadonlySet<string>>>>> = {
@@ -1172,6 +1257,7 @@ const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, Readonl
   19: EVERYDAY_WORDS_V19,
   21: EVERYDAY_WORDS_V21,
   23: EVERYDAY_WORDS_V23,
+  24: EVERYDAY_WORDS_V24,
 };
 const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp>>>> = {
   7: TECHNICAL_WORLD,
@@ -1187,6 +1273,7 @@ const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp
   19: TECHNICAL_WORLD_V19,
   21: TECHNICAL_WORLD_V21,
   23: TECHNICAL_WORLD_V23,
+  24: TECHNICAL_WORLD_V24,
 };
 
 /** The everyday words of a version's sense rule, by domain. */

@@ -719,12 +719,45 @@ export const VOCABULARY_V23: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
+ * Routing v24's keywords: the words of v23's held-out splits, read after v23 was judged on them (logins from Tor exit
+ * nodes, an apt repo, optimistic locking, a GenServer's mailbox, an /incident slash command, Pinia, under-replicated
+ * partitions, certificate pinning, spot node groups, Math.random() invite codes, a Gradle version catalog, Log4Shell,
+ * Testcontainers, card testing, orphaned EBS snapshots, prevent_destroy, zeroizing a key buffer, Fluent Bit).
+ */
+export const VOCABULARY_V24: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    security: [
+      ...w(3, 'tor exit nodes, forced resets, certificate pinning, math random, random bytes, guessable, log4shell'),
+      ...w(3, 'log4j core, signed expiring links, card testing, stolen cards, pen testers, served back executable'),
+      ...w(3, 'zeroize, key buffer, only the two of us can get in, code by text message'),
+    ],
+    devops: [
+      ...w(3, 'deb packaging, apt repo, version catalog, without taking the site down, onto the app store'),
+      ...w(3, 'prevent destroy, terraform apply, msi installer, self contained'),
+    ],
+    backend: [
+      ...w(3, 'optimistic locking, overselling, genserver, mailbox grows, ktor, all or nothing, orphaned line items'),
+      ...w(3, 'half a transfer, cache invalidation, database is rejecting'),
+    ],
+    sre: [
+      ...w(3, 'postmortem draft, mitigated by rolling back, slash command, assign commander, under replicated'),
+      ...w(3, 'records every error, per endpoint error metrics, error rate dashboards, keep an eye on it'),
+      ...w(3, 'warn us before, fluent bit, drop this to info'),
+    ],
+    frontend: [...w(3, 'vuex, pinia, spill out of the boxes, alt text, chips wrap, nowrap')],
+    finops: [...w(3, 'interruptible, ebs snapshots')],
+    data: [...w(3, 'one clean list, spot trends')],
+    testing: [...w(3, 'device matrix, ui test for, testcontainers, needs a test')],
+    docs: [...w(3, 'install page says')],
+  };
+
+/**
  * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
  * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}), v5
  * (routing v12: v4 plus {@link VOCABULARY_V12}) or v6 (routing v13: v5 plus {@link VOCABULARY_V13}).
  */
 export function builtinVocabulary(
-  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16,
+  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17,
 ): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
@@ -744,5 +777,6 @@ export function builtinVocabulary(
   if (version >= 14) for (const [d, kws] of Object.entries(VOCABULARY_V21)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 15) for (const [d, kws] of Object.entries(VOCABULARY_V22)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 16) for (const [d, kws] of Object.entries(VOCABULARY_V23)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 17) for (const [d, kws] of Object.entries(VOCABULARY_V24)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }

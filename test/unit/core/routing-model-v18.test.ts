@@ -25,7 +25,16 @@ const routesTo = (text: string, index: typeof v18): string | undefined => {
 
 describe('routing v18', () => {
   it('is a model the CLI names, after v23 to v19', () => {
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 7)).toEqual(['v23', 'v22', 'v21', 'v20', 'v19', 'v18', 'v17']);
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 8)).toEqual([
+      'v24',
+      'v23',
+      'v22',
+      'v21',
+      'v20',
+      'v19',
+      'v18',
+      'v17',
+    ]);
   });
 
   it("reads a zone as SRE's world only when it is a cloud's", () => {

@@ -61,7 +61,7 @@ describe('routing v21', () => {
   it('is the default model; the CLI names it after v23 and v22 (later rounds), then v20 and v19', () => {
     expect(classify('Rotate the leaked JWT signing keys').model).toBe('calibrated-v21');
     expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v21');
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 6)).toEqual(['v23', 'v22', 'v21', 'v20', 'v19', 'v18']);
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 7)).toEqual(['v24', 'v23', 'v22', 'v21', 'v20', 'v19', 'v18']);
   });
 
   it('reads a command quoted alone as its name, and a chained one still as a payload', () => {
