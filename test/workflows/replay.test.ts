@@ -70,6 +70,10 @@ describe('ralphLoop replay', () => {
         // Routing v21 (patch routing-v21-model, asked at the start after routing-v18-model): v18 with narrower
         // technical worlds and more everyday words, a command quoted alone read as its name, more of the trades' words.
         'routing-v21-model.json',
+        // Routing v24 (patch routing-v24-model, asked at the start after routing-v21-model): v21 with a product
+        // element's quoted name read as the product's, data's migrations and SRE's escalations in their own sense, REST
+        // an API's, a server's mail backend's beside what goes wrong with it, a trade's tests its own.
+        'routing-v24-model.json',
         // Fused iterations (patch fused-iteration-v1): detection pass and check inside the agent's activity; one
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',

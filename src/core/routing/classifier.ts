@@ -187,7 +187,7 @@ function vocabularyVersionOf(
  */
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
-  model: ConfidenceModel = 'calibrated-v21',
+  model: ConfidenceModel = 'calibrated-v24',
   learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
@@ -363,11 +363,11 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v24` (v23 where an escalation is an incident's, REST an
+ * How a classification's confidence is computed: `calibrated-v24` (the default: v23 where an escalation is an incident's, REST an
  * API's, a trade's tests its own, a server's mail and messages backend's only beside what goes wrong with them, with
  * v23's held-out splits' words), `calibrated-v23` (v22 where a migration or Hive is data's only in data's sense),
  * `calibrated-v22` (v21 where a domain whose every keyword is inside a product element's quoted name is `general`;
- * v22 to v24 were never a loop's default), `calibrated-v21` (the default: v20 where a command quoted alone is
+ * v22 and v23 were never a loop's default), `calibrated-v21` ( v20 where a command quoted alone is
  * its name, not a payload, a threshold alone is not SRE's, a trade's retention or lineage is its own record, with v20's
  * held-out splits' words), `calibrated-v20` (v19 with v19's held-out splits' words; never a loop's default),
  * `calibrated-v19` (v18 with narrower worlds and more everyday words: SRE's severity, dashboards, logs, services and

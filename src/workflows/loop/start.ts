@@ -25,6 +25,7 @@ import {
   ROUTING_V17_PATCH,
   ROUTING_V18_PATCH,
   ROUTING_V21_PATCH,
+  ROUTING_V24_PATCH,
 } from './routing';
 import { asLoopFailure } from './failures';
 import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
@@ -145,6 +146,7 @@ export function createContext(
   const routingV17 = patched(ROUTING_V17_PATCH);
   const routingV18 = patched(ROUTING_V18_PATCH);
   const routingV21 = patched(ROUTING_V21_PATCH);
+  const routingV24 = patched(ROUTING_V24_PATCH);
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -176,6 +178,7 @@ export function createContext(
     routingV17,
     routingV18,
     routingV21,
+    routingV24,
     ...(notifiesParent ? { notifiesParent } : {}),
   };
 }

@@ -2,7 +2,7 @@
  * Routing v19, v20 and v21 (src/core/routing/), three rounds on v8's weights. v19: narrower technical worlds and more
  * everyday words (SRE's severity, dashboards, logs, services and freezes; DevOps's jobs and deploys; docs' guides and
  * how-tos; frontend's pickers, feed and safari; security's key) and `VOCABULARY_V19`. v20: `VOCABULARY_V20`. v21 (the
- * default): a command quoted alone is its name, not a payload; a threshold alone is not SRE's; a trade's retention,
+ * default from session 39 until v24): a command quoted alone is its name, not a payload; a threshold alone is not SRE's; a trade's retention,
  * migration, lineage, backfill or dedupe is its own record; and `VOCABULARY_V21`. Each round's rules were written on
  * the splits before it; its two held-out splits are never read by a rule. The texts below were written for this test,
  * not taken from a split.
@@ -58,9 +58,8 @@ describe('routing v19', () => {
 });
 
 describe('routing v21', () => {
-  it('is the default model; the CLI names it after v23 and v22 (later rounds), then v20 and v19', () => {
-    expect(classify('Rotate the leaked JWT signing keys').model).toBe('calibrated-v21');
-    expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v21');
+  it('was the default before v24; the CLI names it after v24, v23 and v22, then v20 and v19', () => {
+    expect(buildRoutingIndex(PROFILES, 'calibrated-v21').model).toBe('calibrated-v21');
     expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 7)).toEqual(['v24', 'v23', 'v22', 'v21', 'v20', 'v19', 'v18']);
   });
 
