@@ -157,8 +157,9 @@ export function normalizeText(s: string): string {
 /** The built-in vocabulary a model reads: v1 (`keywords`), v2 (v2 to v9), then one more for each of v10 to v13. */
 function vocabularyVersionOf(
   model: ConfidenceModel,
-): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 {
+): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 {
   if (model === 'keywords') return 1;
+  if (model === 'calibrated-v25') return 18;
   if (model === 'calibrated-v24') return 17;
   if (model === 'calibrated-v23') return 16;
   if (model === 'calibrated-v22') return 15;
@@ -363,7 +364,10 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v24` (the default: v23 where an escalation is an incident's, REST an
+ * How a classification's confidence is computed: `calibrated-v25` (v24 where a product element's quoted name is no
+ * evidence of a domain's world, with more of a game's and a product's elements, a UI's toasts, a trade's paperwork and
+ * more of a trade's tests, and v24's held-out splits' words; frozen before its blind splits were measured),
+ * `calibrated-v24` (the default: v23 where an escalation is an incident's, REST an
  * API's, a trade's tests its own, a server's mail and messages backend's only beside what goes wrong with them, with
  * v23's held-out splits' words), `calibrated-v23` (v22 where a migration or Hive is data's only in data's sense),
  * `calibrated-v22` (v21 where a domain whose every keyword is inside a product element's quoted name is `general`;
@@ -396,6 +400,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v25'
   | 'calibrated-v24'
   | 'calibrated-v23'
   | 'calibrated-v22'
@@ -426,6 +431,7 @@ export type ConfidenceModel =
  * classifies as a loop recorded with routing v8 replays).
  */
 export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v25: 'calibrated-v25',
   v24: 'calibrated-v24',
   v23: 'calibrated-v23',
   v22: 'calibrated-v22',
@@ -470,7 +476,8 @@ const hasV8Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v21' ||
   model === 'calibrated-v22' ||
   model === 'calibrated-v23' ||
-  model === 'calibrated-v24';
+  model === 'calibrated-v24' ||
+  model === 'calibrated-v25';
 /** Whether a model has v11's rules (FinOps's "project" no cloud word, v11's sense words): v11 and v12. */
 const hasV11Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v11' || model === 'calibrated-v12' || hasV13Rules(model);
@@ -494,6 +501,7 @@ const SENSE_VERSION_OF: Readonly<Partial<Record<ConfidenceModel, SenseVersion>>>
   'calibrated-v22': 21,
   'calibrated-v23': 23,
   'calibrated-v24': 24,
+  'calibrated-v25': 25,
 };
 /** Whether a model has v14's rules (logged incidents, cluster-cost tools, v14's worlds): v14 to v17. */
 const hasV14Rules = (model: ConfidenceModel): boolean =>
@@ -508,7 +516,12 @@ const hasV19Rules = (model: ConfidenceModel): boolean =>
 const hasV21Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v21' || hasV22Rules(model);
 /** Whether a model has v22's rules (a product element's quoted name): v22 to v24. */
 const hasV22Rules = (model: ConfidenceModel): boolean =>
-  model === 'calibrated-v22' || model === 'calibrated-v23' || model === 'calibrated-v24';
+  model === 'calibrated-v22' || model === 'calibrated-v23' || model === 'calibrated-v24' || hasV25Rules(model);
+/**
+ * Whether a model has v25's rules (a product element's quoted name is no evidence of a domain's world either, and more
+ * of a game's and a product's elements name their element): v25.
+ */
+const hasV25Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v25';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
 const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */
@@ -811,13 +824,21 @@ const ELEMENT_NAME_V22 =
   /(['"\u2018\u201c`])([^'"\u2019\u201d`]{2,40})['"\u2019\u201d`](\s+(?:[a-z]+\s+)?(?:cards?|commands?|buttons?|badges?|levels?|modes?|status(?:es)?|options?|columns?|fields?|labels?|tabs?|screens?|menus?|checkbox(?:es)?|tags?|toggles?|settings?|categor(?:y|ies)|sections?|plans?|tiers?|perks?|achievements?|skills?|spells?|items?|flows?|filters?|views?|widgets?|reports?|templates?|steps?|stages?|states?|types?|roles?|lists?)\b)|([!/])([a-z][a-z0-9_-]{1,30})(\s+(?:slash\s+|chat\s+|bot\s+)?commands?\b)/giu;
 
 /**
- * v22: a product element's quoted name and the rest of the task, apart (normalized, space-padded): a domain whose every
- * keyword is inside such names ("the 'Security Breach' card", a `!budget` command) has only a name's words.
+ * v25's product elements: v22's, named in quotes (a name in backticks is code's: a `fail-fast` option), plus a game's (a power-up, a tower, a spell's buff, a boss, a quest, a trap) and a
+ * product's (a step's name was v22's; a panel, a page, a tile, a chip, a stamp, a slot).
  */
-export function elementNames(task: string): { inside: string; outside: string } {
+const ELEMENT_NAME_V25 =
+  /(['"\u2018\u201c])([^'"\u2019\u201d`]{2,40})['"\u2019\u201d](\s+(?:[a-z]+\s+)?(?:cards?|commands?|buttons?|badges?|levels?|modes?|status(?:es)?|options?|columns?|fields?|labels?|tabs?|screens?|menus?|checkbox(?:es)?|tags?|toggles?|settings?|categor(?:y|ies)|sections?|plans?|tiers?|perks?|achievements?|skills?|spells?|items?|flows?|filters?|views?|widgets?|reports?|templates?|steps?|stages?|states?|types?|roles?|lists?|power[ -]?ups?|towers?|buffs?|debuffs?|potions?|weapons?|enem(?:y|ies)|boss(?:es)?|quests?|missions?|traps?|upgrades?|abilit(?:y|ies)|units?|panels?|pages?|tiles?|chips?|stamps?|slots?|rooms?|zones?|events?|rewards?|powers?)\b)|([!/])([a-z][a-z0-9_-]{1,30})(\s+(?:slash\s+|chat\s+|bot\s+)?commands?\b)/giu;
+
+/**
+ * v22: a product element's quoted name and the rest of the task, apart (normalized, space-padded): a domain whose every
+ * keyword is inside such names ("the 'Security Breach' card", a `!budget` command) has only a name's words. v25 knows
+ * more elements ({@link ELEMENT_NAME_V25}).
+ */
+export function elementNames(task: string, v25 = false): { inside: string; outside: string } {
   const names: string[] = [];
   const outside = task.replace(
-    ELEMENT_NAME_V22,
+    v25 ? ELEMENT_NAME_V25 : ELEMENT_NAME_V22,
     (
       _whole: string,
       _q: string | undefined,
@@ -912,9 +933,14 @@ interface ModelConfidences {
  * v22: moves to `general` the probability of every domain whose keywords are all inside a product element's quoted
  * name ({@link elementNames}), and returns those domains.
  */
-function namedOnly(text: string, k: KeywordPass, p: { general: number; domains: Map<string, number> }): string[] {
+function namedOnly(
+  text: string,
+  k: KeywordPass,
+  p: { general: number; domains: Map<string, number> },
+  v25 = false,
+): string[] {
   const named: string[] = [];
-  const { inside, outside } = elementNames(text);
+  const { inside, outside } = elementNames(text, v25);
   if (!inside.trim()) return named;
   for (const [d, q] of p.domains) {
     const ks = k.matched[d];
@@ -976,11 +1002,15 @@ function modelConfidences(
   // product's own sense of them (./sense.ts): its probability counts as general too. v9 reads more words so.
   const everyday: string[] = [];
   if (hasV7Rules(model)) {
-    const norm = normalizeText(text);
+    // v25: a product element's quoted name is no evidence of a domain's world, and its words are not the domain's.
+    const names = hasV25Rules(model) ? elementNames(text, true) : undefined;
+    const norm = names ? names.outside.trim() : normalizeText(text);
+    const outsideNames = (ks: readonly string[] | undefined): readonly string[] | undefined =>
+      names ? ks?.filter((w) => !names.inside.includes(` ${w} `) || names.outside.includes(` ${w} `)) : ks;
     const v: SenseVersion = SENSE_VERSION_OF[model] ?? 7;
     for (const d of Object.keys(everydayWordsOf(v))) {
       const q = p.domains.get(d) ?? 0;
-      if (q > 0 && everydayOnly(d, k.matched[d], norm, v)) {
+      if (q > 0 && everydayOnly(d, outsideNames(k.matched[d]), norm, v)) {
         p.general += q;
         p.domains.set(d, 0);
         everyday.push(d);
@@ -988,7 +1018,7 @@ function modelConfidences(
     }
   }
   // v22: a domain whose every keyword is inside a product element's quoted name has only the name's words.
-  const named = hasV22Rules(model) ? namedOnly(text, k, p) : [];
+  const named = hasV22Rules(model) ? namedOnly(text, k, p, hasV25Rules(model)) : [];
   const confidences: Record<string, number> = {};
   // v3 scores every built-in domain from the text's words too: one no keyword matched joins when it is probable.
   // Without any keyword match it must also beat `general` (else the text stays `general`, as with v2).

@@ -1240,7 +1240,62 @@ export const EVERYDAY_WORDS_V24: Readonly<Record<string, ReadonlySet<string>>> =
   backend: new Set([...EVERYDAY_WORDS_V23.backend, 'rest', 'email', 'emails', 'message', 'messages']),
 };
 
-export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 18 | 19 | 21 | 23 | 24;
+/**
+ * Frontend's world in v25: v19's, plus a toast that is a UI's (a toast notification, an error toast, toasts stacking
+ * up), not a cooper's toast level.
+ */
+const FRONTEND_WORLD_V25: readonly string[] = [
+  ...FRONTEND_WORLD_V19,
+  'toasts? (?:notifications?|messages?|components?|popups?|pop ups?|containers?|library|provider|stack\\w*|position\\w*)',
+  '(?:a|an|the|success|error|warning|info) toasts?',
+  'toasts',
+  'toastr',
+  'sonner',
+  'snackbars?',
+];
+
+/**
+ * What a trade's paperwork is called (v25): a species permit's docs, a buyer's ID docs, a shipment's customs docs. Docs
+ * so named are the trade's, not documentation.
+ */
+const PAPERWORK =
+  '(?:permit|id|identity|kyc|visa|supporting|legal|insurance|medical|shipping|customs|tax|vehicle|proof|licen[cs]e|travel|loan|mortgage|signed|scanned|compliance|planning|adoption|consent|vet|vaccination|ownership|title|export|import) ';
+
+/** Docs' world in v25: v19's, where docs named by a trade's paperwork ({@link PAPERWORK}) are not documentation. */
+const DOCS_WORLD_V25: readonly string[] = [...DOCS_WORLD_V19.filter((w) => w !== 'docs?'), `(?<!${PAPERWORK})docs?`];
+
+/** v25's trade tests: v24's, plus a seed bank's, a mill's, a lab's and a workshop's (germination, purity, tensile...). */
+const TRADE_TEST_V25 = TRADE_TEST.replace(
+  '|grading) )',
+  '|grading|germination|viability|purity|tensile|hardness|flame|burn|fertility|milk|grape|brix|seed|smog|bloodwork|gait|temperament|spot|sniff|patch test|allergen|ripeness|moisture content|calibration certificate) )',
+);
+
+/** Testing's world in v25: v24's, with more of a trade's tests ({@link TRADE_TEST_V25}). */
+const TESTING_WORLD_V25: readonly string[] = [
+  ...TESTING_WORLD_V24.filter((w) => w !== `${TRADE_TEST}tests` && w !== `${TRADE_TEST}test results?`),
+  `${TRADE_TEST_V25}tests`,
+  `${TRADE_TEST_V25}test results?`,
+];
+
+/** Routing v25's worlds: v24's, with frontend's toasts a UI's, docs named by a trade's paperwork not documentation. */
+const TECHNICAL_WORLD_V25: Readonly<Record<string, RegExp>> = {
+  ...TECHNICAL_WORLD_V24,
+  testing: words(...TESTING_WORLD_V25),
+  frontend: words(...FRONTEND_WORLD_V25),
+  docs: words(...DOCS_WORLD_V25),
+};
+
+/**
+ * Routing v25's everyday words: v24's, plus frontend's toast (a barrel's toast level) and docs' doc and docs (a species
+ * permit's docs), each counting only outside its domain's v25 world.
+ */
+export const EVERYDAY_WORDS_V25: Readonly<Record<string, ReadonlySet<string>>> = {
+  ...EVERYDAY_WORDS_V24,
+  frontend: new Set([...EVERYDAY_WORDS_V24.frontend, 'toast']),
+  docs: new Set([...EVERYDAY_WORDS_V24.docs, 'doc', 'docs']),
+};
+
+export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 18 | 19 | 21 | 23 | 24 | 25;
 
 /** Each version's everyday words and technical worlds. */
 const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, ReadonlySet<string>>>>> = {
@@ -1258,6 +1313,7 @@ const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, Readonl
   21: EVERYDAY_WORDS_V21,
   23: EVERYDAY_WORDS_V23,
   24: EVERYDAY_WORDS_V24,
+  25: EVERYDAY_WORDS_V25,
 };
 const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp>>>> = {
   7: TECHNICAL_WORLD,
@@ -1274,6 +1330,7 @@ const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp
   21: TECHNICAL_WORLD_V21,
   23: TECHNICAL_WORLD_V23,
   24: TECHNICAL_WORLD_V24,
+  25: TECHNICAL_WORLD_V25,
 };
 
 /** The everyday words of a version's sense rule, by domain. */

@@ -752,12 +752,46 @@ export const VOCABULARY_V24: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
+ * Routing v25's keywords: the words of v24's held-out splits, read after v24 was judged on them (SQL built in an
+ * f-string, hmac.compare_digest, an Origin reflected with credentials, logins that never run out, a base image pinned
+ * by digest, a reproducible build, Reserved VM Instances, RI utilization, hexdocs, freezegun, a GenServer under a
+ * supervisor, an error budget burned, a shop owner's "text me when the site stops working").
+ */
+export const VOCABULARY_V25: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    security: [
+      ...w(3, 'f string sql, straight into the f string, anyone who has the link, compare digest, leaks timing'),
+      ...w(3, 'reflects any origin, uploading a php file, only take real pictures, lock it down so only'),
+      ...w(3, 'logins never run out, old logins stop working, trust boundaries, stride per component'),
+    ],
+    data: [...w(3, 'three spreadsheets into one, on its own every night, which days of the week, headers only')],
+    docs: [...w(3, 'fix the wording, write down how, hexdocs')],
+    sre: [
+      ...w(3, 'telemetry to prometheus, when the site stops working, whole error budget, pausing feature rollouts'),
+    ],
+    devops: [
+      ...w(
+        3,
+        'fix the package, as a dependency on ubuntu, base image by digest, build reproducible, reproducible build',
+      ),
+      ...w(3, 'by hand over ftp, runs the same everywhere, release asset, xcframework'),
+    ],
+    testing: [...w(3, 'automated tests that, freezegun, freeze the clock')],
+    finops: [...w(3, 'burning money, reserved vm instances, ri utilization, unused reservations')],
+    backend: [
+      ...w(3, 'in one transaction, isn t rolled back, counters to ets, seconds to show the, under a supervisor'),
+      ...w(3, 'axum handler, flush batches'),
+    ],
+    frontend: [...w(3, 'squished and stretched, look normal')],
+  };
+
+/**
  * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
  * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}), v5
  * (routing v12: v4 plus {@link VOCABULARY_V12}) or v6 (routing v13: v5 plus {@link VOCABULARY_V13}).
  */
 export function builtinVocabulary(
-  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17,
+  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18,
 ): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
@@ -778,5 +812,6 @@ export function builtinVocabulary(
   if (version >= 15) for (const [d, kws] of Object.entries(VOCABULARY_V22)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 16) for (const [d, kws] of Object.entries(VOCABULARY_V23)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 17) for (const [d, kws] of Object.entries(VOCABULARY_V24)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 18) for (const [d, kws] of Object.entries(VOCABULARY_V25)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }
