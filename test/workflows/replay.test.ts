@@ -74,6 +74,9 @@ describe('ralphLoop replay', () => {
         // element's quoted name read as the product's, data's migrations and SRE's escalations in their own sense, REST
         // an API's, a server's mail backend's beside what goes wrong with it, a trade's tests its own.
         'routing-v24-model.json',
+        // Routing v25 (patch routing-v25-model, asked at the start after routing-v24-model): v24 where a product
+        // element's quoted name is no evidence of a domain's world, a UI's toasts, a trade's paperwork and tests.
+        'routing-v25-model.json',
         // Fused iterations (patch fused-iteration-v1): detection pass and check inside the agent's activity; one
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',

@@ -188,7 +188,7 @@ function vocabularyVersionOf(
  */
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
-  model: ConfidenceModel = 'calibrated-v24',
+  model: ConfidenceModel = 'calibrated-v25',
   learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
@@ -364,10 +364,9 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v25` (v24 where a product element's quoted name is no
+ * How a classification's confidence is computed: `calibrated-v25` (the default: v24 where a product element's quoted name is no
  * evidence of a domain's world, with more of a game's and a product's elements, a UI's toasts, a trade's paperwork and
- * more of a trade's tests, and v24's held-out splits' words; frozen before its blind splits were measured),
- * `calibrated-v24` (the default: v23 where an escalation is an incident's, REST an
+ * more of a trade's tests, and v24's held-out splits' words), `calibrated-v24` (the default of session 40 before v25: v23 where an escalation is an incident's, REST an
  * API's, a trade's tests its own, a server's mail and messages backend's only beside what goes wrong with them, with
  * v23's held-out splits' words), `calibrated-v23` (v22 where a migration or Hive is data's only in data's sense),
  * `calibrated-v22` (v21 where a domain whose every keyword is inside a product element's quoted name is `general`;

@@ -26,6 +26,7 @@ import {
   ROUTING_V18_PATCH,
   ROUTING_V21_PATCH,
   ROUTING_V24_PATCH,
+  ROUTING_V25_PATCH,
 } from './routing';
 import { asLoopFailure } from './failures';
 import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
@@ -147,6 +148,7 @@ export function createContext(
   const routingV18 = patched(ROUTING_V18_PATCH);
   const routingV21 = patched(ROUTING_V21_PATCH);
   const routingV24 = patched(ROUTING_V24_PATCH);
+  const routingV25 = patched(ROUTING_V25_PATCH);
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -179,6 +181,7 @@ export function createContext(
     routingV18,
     routingV21,
     routingV24,
+    routingV25,
     ...(notifiesParent ? { notifiesParent } : {}),
   };
 }
