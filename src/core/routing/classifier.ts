@@ -157,8 +157,9 @@ export function normalizeText(s: string): string {
 /** The built-in vocabulary a model reads: v1 (`keywords`), v2 (v2 to v9), then one more for each of v10 to v13. */
 function vocabularyVersionOf(
   model: ConfidenceModel,
-): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 {
+): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 {
   if (model === 'keywords') return 1;
+  if (model === 'calibrated-v26') return 19;
   if (model === 'calibrated-v25') return 18;
   if (model === 'calibrated-v24') return 17;
   if (model === 'calibrated-v23') return 16;
@@ -364,7 +365,10 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v25` (the default: v24 where a product element's quoted name is no
+ * How a classification's confidence is computed: `calibrated-v26` (v25 where a command named in backticks is a
+ * product element, a vault a secrets manager's, a renewal a certificate's or a key's, a build software's, a toast a
+ * UI's only when it names one, with the words of v25's held-out splits and the two after them; frozen before its blind
+ * splits were measured), `calibrated-v25` (the default: v24 where a product element's quoted name is no
  * evidence of a domain's world, with more of a game's and a product's elements, a UI's toasts, a trade's paperwork and
  * more of a trade's tests, and v24's held-out splits' words), `calibrated-v24` (the default of session 40 before v25: v23 where an escalation is an incident's, REST an
  * API's, a trade's tests its own, a server's mail and messages backend's only beside what goes wrong with them, with
@@ -399,6 +403,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v26'
   | 'calibrated-v25'
   | 'calibrated-v24'
   | 'calibrated-v23'
@@ -430,6 +435,7 @@ export type ConfidenceModel =
  * classifies as a loop recorded with routing v8 replays).
  */
 export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v26: 'calibrated-v26',
   v25: 'calibrated-v25',
   v24: 'calibrated-v24',
   v23: 'calibrated-v23',
@@ -476,7 +482,8 @@ const hasV8Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v22' ||
   model === 'calibrated-v23' ||
   model === 'calibrated-v24' ||
-  model === 'calibrated-v25';
+  model === 'calibrated-v25' ||
+  model === 'calibrated-v26';
 /** Whether a model has v11's rules (FinOps's "project" no cloud word, v11's sense words): v11 and v12. */
 const hasV11Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v11' || model === 'calibrated-v12' || hasV13Rules(model);
@@ -501,6 +508,7 @@ const SENSE_VERSION_OF: Readonly<Partial<Record<ConfidenceModel, SenseVersion>>>
   'calibrated-v23': 23,
   'calibrated-v24': 24,
   'calibrated-v25': 25,
+  'calibrated-v26': 26,
 };
 /** Whether a model has v14's rules (logged incidents, cluster-cost tools, v14's worlds): v14 to v17. */
 const hasV14Rules = (model: ConfidenceModel): boolean =>
@@ -520,7 +528,9 @@ const hasV22Rules = (model: ConfidenceModel): boolean =>
  * Whether a model has v25's rules (a product element's quoted name is no evidence of a domain's world either, and more
  * of a game's and a product's elements name their element): v25.
  */
-const hasV25Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v25';
+const hasV25Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v25' || hasV26Rules(model);
+/** Whether a model has v26's rules (a command or subcommand named in backticks is a product element too): v26. */
+const hasV26Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v26';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
 const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */
@@ -830,14 +840,21 @@ const ELEMENT_NAME_V25 =
   /(['"\u2018\u201c])([^'"\u2019\u201d`]{2,40})['"\u2019\u201d](\s+(?:[a-z]+\s+)?(?:cards?|commands?|buttons?|badges?|levels?|modes?|status(?:es)?|options?|columns?|fields?|labels?|tabs?|screens?|menus?|checkbox(?:es)?|tags?|toggles?|settings?|categor(?:y|ies)|sections?|plans?|tiers?|perks?|achievements?|skills?|spells?|items?|flows?|filters?|views?|widgets?|reports?|templates?|steps?|stages?|states?|types?|roles?|lists?|power[ -]?ups?|towers?|buffs?|debuffs?|potions?|weapons?|enem(?:y|ies)|boss(?:es)?|quests?|missions?|traps?|upgrades?|abilit(?:y|ies)|units?|panels?|pages?|tiles?|chips?|stamps?|slots?|rooms?|zones?|events?|rewards?|powers?)\b)|([!/])([a-z][a-z0-9_-]{1,30})(\s+(?:slash\s+|chat\s+|bot\s+)?commands?\b)/giu;
 
 /**
+ * v26's product elements: v25's, and a command or subcommand named in backticks (the `changelog` subcommand of an
+ * internal CLI) like one named with `!` or `/`.
+ */
+const ELEMENT_NAME_V26 =
+  /(['"\u2018\u201c])([^'"\u2019\u201d`]{2,40})['"\u2019\u201d](\s+(?:[a-z]+\s+)?(?:cards?|commands?|buttons?|badges?|levels?|modes?|status(?:es)?|options?|columns?|fields?|labels?|tabs?|screens?|menus?|checkbox(?:es)?|tags?|toggles?|settings?|categor(?:y|ies)|sections?|plans?|tiers?|perks?|achievements?|skills?|spells?|items?|flows?|filters?|views?|widgets?|reports?|templates?|steps?|stages?|states?|types?|roles?|lists?|power[ -]?ups?|towers?|buffs?|debuffs?|potions?|weapons?|enem(?:y|ies)|boss(?:es)?|quests?|missions?|traps?|upgrades?|abilit(?:y|ies)|units?|panels?|pages?|tiles?|chips?|stamps?|slots?|rooms?|zones?|events?|rewards?|powers?)\b)|([!/]|`)([a-z][a-z0-9_-]{1,30})`?(\s+(?:slash\s+|chat\s+|bot\s+)?(?:sub)?commands?\b)/giu;
+
+/**
  * v22: a product element's quoted name and the rest of the task, apart (normalized, space-padded): a domain whose every
  * keyword is inside such names ("the 'Security Breach' card", a `!budget` command) has only a name's words. v25 knows
- * more elements ({@link ELEMENT_NAME_V25}).
+ * more elements ({@link ELEMENT_NAME_V25}), v26 commands named in backticks ({@link ELEMENT_NAME_V26}).
  */
-export function elementNames(task: string, v25 = false): { inside: string; outside: string } {
+export function elementNames(task: string, v: 22 | 25 | 26 = 22): { inside: string; outside: string } {
   const names: string[] = [];
   const outside = task.replace(
-    v25 ? ELEMENT_NAME_V25 : ELEMENT_NAME_V22,
+    v === 26 ? ELEMENT_NAME_V26 : v === 25 ? ELEMENT_NAME_V25 : ELEMENT_NAME_V22,
     (
       _whole: string,
       _q: string | undefined,
@@ -936,10 +953,10 @@ function namedOnly(
   text: string,
   k: KeywordPass,
   p: { general: number; domains: Map<string, number> },
-  v25 = false,
+  v: 22 | 25 | 26 = 22,
 ): string[] {
   const named: string[] = [];
-  const { inside, outside } = elementNames(text, v25);
+  const { inside, outside } = elementNames(text, v);
   if (!inside.trim()) return named;
   for (const [d, q] of p.domains) {
     const ks = k.matched[d];
@@ -1002,7 +1019,7 @@ function modelConfidences(
   const everyday: string[] = [];
   if (hasV7Rules(model)) {
     // v25: a product element's quoted name is no evidence of a domain's world, and its words are not the domain's.
-    const names = hasV25Rules(model) ? elementNames(text, true) : undefined;
+    const names = hasV25Rules(model) ? elementNames(text, hasV26Rules(model) ? 26 : 25) : undefined;
     const norm = names ? names.outside.trim() : normalizeText(text);
     const outsideNames = (ks: readonly string[] | undefined): readonly string[] | undefined =>
       names ? ks?.filter((w) => !names.inside.includes(` ${w} `) || names.outside.includes(` ${w} `)) : ks;
@@ -1017,7 +1034,7 @@ function modelConfidences(
     }
   }
   // v22: a domain whose every keyword is inside a product element's quoted name has only the name's words.
-  const named = hasV22Rules(model) ? namedOnly(text, k, p, hasV25Rules(model)) : [];
+  const named = hasV22Rules(model) ? namedOnly(text, k, p, hasV26Rules(model) ? 26 : hasV25Rules(model) ? 25 : 22) : [];
   const confidences: Record<string, number> = {};
   // v3 scores every built-in domain from the text's words too: one no keyword matched joins when it is probable.
   // Without any keyword match it must also beat `general` (else the text stays `general`, as with v2).

@@ -1295,7 +1295,75 @@ export const EVERYDAY_WORDS_V25: Readonly<Record<string, ReadonlySet<string>>> =
   docs: new Set([...EVERYDAY_WORDS_V24.docs, 'doc', 'docs']),
 };
 
-export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 18 | 19 | 21 | 23 | 24 | 25;
+/**
+ * Frontend's world in v26: v25's, where a toast is a UI's only when it names one (an error toast, a toast
+ * notification, showing a toast), not "a toast sign-up page" for a club's dinner.
+ */
+const FRONTEND_WORLD_V26: readonly string[] = [
+  ...FRONTEND_WORLD_V25.filter((w) => w !== '(?:a|an|the|success|error|warning|info) toasts?' && w !== 'toasts'),
+  '(?:success|error|warning|info|confirmation|undo) toasts?',
+  '(?:show\\w*|display\\w*|pop\\w*|fire\\w*|trigger\\w*|dismiss\\w*|render\\w*) (?:a |an |the )?toasts?',
+  'toasts (?:stack\\w*|overlap\\w*|appear\\w*|disappear\\w*|pile\\w*|cover\\w*)',
+  'toasts? (?:never|doesn t|does not|won t|stays?|goes away|disappears?|closes?|auto\\w*|dismiss\\w*|timeouts?)',
+  'auto ?dismiss\\w*',
+];
+
+/**
+ * DevOps's world in v26: v19's, where a build is software's (the build, a CI build, a Docker build, a build that
+ * fails, build and deploy), not a verb ("build the deploy checklist for each fireworks show").
+ */
+const DEVOPS_WORLD_V26: readonly string[] = [
+  ...DEVOPS_WORLD_V19.filter((w) => w !== 'builds?'),
+  '(?:the|our|a|ci|nightly|release|docker|container|image|gradle|maven|webpack|vite|production|prod|debug|broken|failing|green|red|reproducible|incremental|clean|cached|local|android|ios|xcode|msbuild|cmake|bazel|cargo|wasm|native|arm|arm64|x86) builds?',
+  'builds? (?:is|are|was|were|fails?|failed|failing|breaks?|broke|broken|times?|timed|cache\\w*|steps?|pipelines?|scripts?|system|tool\\w*|config\\w*|matrix|agents?|servers?|artifacts?|logs?|output|number|ids?|flags?|args?|image|stage|job|jobs|status|badge|on|for|with)',
+  'build(?:s|ing)? (?:and|&) (?:test|push|deploy|publish|release)\\w*',
+  'builds',
+  '(?:conan|nix|cargo|go|npm|yarn|pnpm|dotnet|swift|zig|stack|cabal|mix|sbt|make|bazel|buck|gradle|maven|docker) build',
+  '(?:packages?|modules?|targets?|projects?|crates?) (?:that )?build(?! (?:the|a|an|our) )',
+];
+
+/**
+ * Security's world in v26: v19's, where a vault is a secrets manager (HashiCorp Vault, secrets in Vault, a Vault
+ * policy), not a bank's vault door or an escape room's vault puzzle, and a renewal is a certificate's, a key's or a
+ * token's, not a service contract's.
+ */
+const SECURITY_WORLD_V26: readonly string[] = [
+  ...SECURITY_WORLD_V19.filter((w) => w !== 'renew\\w*'),
+  '(?:cert|certs|certificates?|tls|ssl|acme|let s encrypt|letsencrypt|key|keys|token|tokens|secret|secrets|credential|credentials|lease|leases) (?:\\w+ )?renew\\w*',
+  'renew\\w* (?:the |our |a |an |its |their |expir\\w* )?(?:cert|certs|certificates?|tls|ssl|keys?|tokens?|secrets?|credentials?|leases?)',
+  'auto ?renew\\w*',
+  'hashicorp',
+  'vault (?:secrets?|tokens?|polic\\w*|agent|inject\\w*|paths?|kv|transit|unseal\\w*|approle|server|cluster|namespaces?|role|roles|auth|lease\\w*|dynamic)',
+  '(?:in|from|into|to|via|with|using) (?:the |our |a )?(?:legacy |old |new |central |shared )?vault',
+  'vault (?:logs|logging|leaks?|exposes?|prints?|stores?|keeps?)',
+  'aes',
+  'aes \\d+',
+  'ecb',
+  'gcm',
+  'nonces?',
+  'encrypt\\w*',
+  'decrypt\\w*',
+  'ciphers?',
+];
+
+const TECHNICAL_WORLD_V26: Readonly<Record<string, RegExp>> = {
+  ...TECHNICAL_WORLD_V25,
+  frontend: words(...FRONTEND_WORLD_V26),
+  devops: words(...DEVOPS_WORLD_V26),
+  security: words(...SECURITY_WORLD_V26),
+};
+
+/**
+ * Routing v26's everyday words: v25's, plus DevOps's build (build the checklist) and security's vault (a vault door's
+ * annual service certificate), each counting only outside its domain's v26 world.
+ */
+export const EVERYDAY_WORDS_V26: Readonly<Record<string, ReadonlySet<string>>> = {
+  ...EVERYDAY_WORDS_V25,
+  devops: new Set([...EVERYDAY_WORDS_V25.devops, 'build']),
+  security: new Set([...EVERYDAY_WORDS_V25.security, 'vault']),
+};
+
+export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 18 | 19 | 21 | 23 | 24 | 25 | 26;
 
 /** Each version's everyday words and technical worlds. */
 const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, ReadonlySet<string>>>>> = {
@@ -1314,6 +1382,7 @@ const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, Readonl
   23: EVERYDAY_WORDS_V23,
   24: EVERYDAY_WORDS_V24,
   25: EVERYDAY_WORDS_V25,
+  26: EVERYDAY_WORDS_V26,
 };
 const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp>>>> = {
   7: TECHNICAL_WORLD,
@@ -1331,6 +1400,7 @@ const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp
   23: TECHNICAL_WORLD_V23,
   24: TECHNICAL_WORLD_V24,
   25: TECHNICAL_WORLD_V25,
+  26: TECHNICAL_WORLD_V26,
 };
 
 /** The everyday words of a version's sense rule, by domain. */

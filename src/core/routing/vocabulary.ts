@@ -786,12 +786,63 @@ export const VOCABULARY_V25: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
+ * Routing v26's keywords: the words of v25's held-out splits and of the two blind splits after them, read after v25
+ * was judged on them (APP_DEBUG in production, bottom sheets and insets, a seq scan, a Kafka topic's data contract,
+ * DocC, cargo-llvm-cov, committed use discounts, guessable gift-card codes, SELECT ... FOR UPDATE, a blocking
+ * dispatcher, Monoid laws, a design token, IAM roles instead of long-lived keys, a credits grant burning out).
+ */
+export const VOCABULARY_V26: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    security: [
+      ...w(3, 'app debug is true, leak env vars, request path unsanitized, read arbitrary files, only 6 digits'),
+      ...w(3, 'redeeming gift cards, people who leave can t get in, password for our payment account'),
+      ...w(3, 'code is public on github, lock people out after, too many wrong passwords, pops up little windows'),
+      ...w(3, 'trusts the x user id, act as any account, full stripe secret key, redact it, long lived aws access key'),
+      ...w(3, 'still getting into the admin page'),
+    ],
+    frontend: [
+      ...w(3, 'bottom sheet, nav bar insets, won t redraw, cards don t stack, grid cols, three line menu'),
+      ...w(3, 'does nothing on iphones, design token, hard coded color'),
+    ],
+    backend: [
+      ...w(3, 'streams a csv, tenant scoped, ef core calls, for update'),
+      ...w(3, 'blocking dispatcher, jdbc calls, empty json body, wipes the user s, full table scan, fix the preload'),
+      ...w(3, 'returns records that haven t changed, two inserts in one transaction'),
+    ],
+    data: [
+      ...w(3, 'data contract for, schema registry entry, write the same date s records, duplicate inserts'),
+      ...w(3, 'combines donations from, matched across all three, yearly summary of how long, google forms responses'),
+    ],
+    devops: [
+      ...w(3, 'publish to our apt repository, cache created in the first job, down for about five minutes'),
+      ...w(3, 'only person who can put website changes live, push an update safely'),
+    ],
+    docs: [
+      ...w(3, 'docc catalog, getting started article, snippets in the, lack imports, example is missing'),
+      ...w(3, 'document every endpoint, what the fields mean'),
+    ],
+    testing: [
+      ...w(3, 'quarantined it, find the real cause in the test, coverage not uploaded, cargo llvm cov, monoid laws'),
+      ...w(3, 'quickcheck properties, phpunit data providers, xctest, check automatically that the main things'),
+      ...w(3, 'automatic practice run, checks that run automatically, catch mistakes in the money math'),
+    ],
+    finops: [
+      ...w(3, 'ri coverage, reservations are going unused, cuds, credits grant, paying for more than we need'),
+      ...w(3, 'burning through it'),
+    ],
+    sre: [
+      ...w(3, 'drops container log lines, metrics report zero drops, dropped log rate, fluentd to vector'),
+      ...w(3, 'nobody knew for an hour, warned when things start going wrong, website is slow or erroring'),
+    ],
+  };
+
+/**
  * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
  * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}), v5
  * (routing v12: v4 plus {@link VOCABULARY_V12}) or v6 (routing v13: v5 plus {@link VOCABULARY_V13}).
  */
 export function builtinVocabulary(
-  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18,
+  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19,
 ): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
@@ -813,5 +864,6 @@ export function builtinVocabulary(
   if (version >= 16) for (const [d, kws] of Object.entries(VOCABULARY_V23)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 17) for (const [d, kws] of Object.entries(VOCABULARY_V24)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 18) for (const [d, kws] of Object.entries(VOCABULARY_V25)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 19) for (const [d, kws] of Object.entries(VOCABULARY_V26)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }

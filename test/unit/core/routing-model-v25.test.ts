@@ -25,10 +25,10 @@ const routesTo = (text: string, index: typeof v24): string | undefined => {
 };
 
 describe('routing v25', () => {
-  it('is the default model and the newest the CLI names', () => {
+  it('is the default model; the CLI names it after v26, a later round', () => {
     expect(classify('Rotate the leaked JWT signing keys').model).toBe('calibrated-v25');
     expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v25');
-    expect(Object.keys(ROUTING_MODEL_VERSIONS)[0]).toBe('v25');
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 2)).toEqual(['v26', 'v25']);
   });
 
   it("reads a product element's quoted name as no evidence of a domain's world", () => {
