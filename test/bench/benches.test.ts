@@ -37,11 +37,11 @@ const SLOW = 300_000;
 
 describe('every bench completes at tiny sizes and writes its results', () => {
   it(
-    'bench:routing: v25 on its splits (a blind held-out split judged, a second alongside; v24, v8 and v4 of the older models), reliability tables and latency',
+    'bench:routing: v26 on its splits (a blind held-out split judged, a second alongside; v25, v8 and v4 of the older models), reliability tables and latency',
     async () => {
       // Three older models of the twenty-two (BENCH_ROUTING_OLDER): one made of v8's weights and rules, v8, and v4 with
       // its own splits. Every older model is scored by the same code; `npm run bench:routing` reports all of them.
-      const r = await bench('routing', 'routing', { BENCH_TEXTS: '500', BENCH_ROUTING_OLDER: 'v24,v8,v4' });
+      const r = await bench('routing', 'routing', { BENCH_TEXTS: '500', BENCH_ROUTING_OLDER: 'v25,v8,v4' });
       const a = r.accuracy as Record<string, { tasks: number; shouldRoute: number; reliability: { rows: unknown[] } }>;
       for (const s of ['train', 'calibration', 'judged', 'second']) {
         expect(a[s].tasks).toBeGreaterThan(50);
@@ -84,20 +84,25 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         'fiftysixth',
         'fiftyseventh',
         'fiftyeighth',
+        'fiftyninth',
+        'sixtieth',
+        'sixtyfirst',
+        'sixtysecond',
       ];
       expect(r.accuracy).toMatchObject({
-        model: 'calibrated-v25',
-        heldoutSplits: { judged: 'heldout-fiftyninth.json', second: 'heldout-sixtieth.json' },
-        // The blind splits v25's rules were written on: named, and reported as development figures.
+        model: 'calibrated-v26',
+        heldoutSplits: { judged: 'heldout-sixtythird.json', second: 'heldout-sixtyfourth.json' },
+        // The blind splits v26's rules were written on: named, and reported as development figures.
         read: read.map((k) => `heldout-${k}.json`),
-        v24: {
-          heldoutSplits: { judged: 'heldout-fiftyseventh.json', second: 'heldout-fiftyeighth.json' },
-          read: read.slice(0, -2).map((k) => `heldout-${k}.json`),
+        v25: {
+          heldoutSplits: { judged: 'heldout-fiftyninth.json', second: 'heldout-sixtieth.json' },
+          read: read.slice(0, -4).map((k) => `heldout-${k}.json`),
         },
         v8: { heldoutSplits: { judged: 'heldout-twentyfourth.json', second: 'heldout-twentythird.json' } },
       });
       // Only the older models asked for are computed.
       for (const m of [
+        'v24',
         'v23',
         'v22',
         'v21',
@@ -136,7 +141,7 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         expect(
           (r.accuracy as Record<string, { tasks: number }>)[`read${k[0].toUpperCase()}${k.slice(1)}`].tasks,
         ).toBeGreaterThanOrEqual(130);
-      const older = r.accuracy as Record<'v4' | 'v8' | 'v24', Record<string, { tasks: number }>>;
+      const older = r.accuracy as Record<'v4' | 'v8' | 'v25', Record<string, { tasks: number }>>;
       const later = [
         'seventh',
         'eighth',
@@ -155,17 +160,17 @@ describe('every bench completes at tiny sizes and writes its results', () => {
         'twentyfirst',
         'twentysecond',
         ...read,
-        'fiftyninth',
-        'sixtieth',
+        'sixtythird',
+        'sixtyfourth',
       ];
-      for (const m of ['v4', 'v8', 'v24'] as const)
+      for (const m of ['v4', 'v8', 'v25'] as const)
         for (const k of later)
           expect(older[m][`heldout${k[0].toUpperCase()}${k.slice(1)}`].tasks).toBeGreaterThanOrEqual(150);
-      // No blind split was written after v25's held-out ones yet: none is reported as such.
+      // No blind split was written after v26's held-out ones yet: none is reported as such.
       expect(r.accuracy).toMatchObject({ after: [] });
       // The older models are scored on the default's held-out splits too.
-      expect(older.v24.heldoutFiftyninth.tasks).toBe(a.judged.tasks);
-      expect(older.v24.heldoutSixtieth.tasks).toBe(a.second.tasks);
+      expect(older.v25.heldoutSixtythird.tasks).toBe(a.judged.tasks);
+      expect(older.v25.heldoutSixtyfourth.tasks).toBe(a.second.tasks);
       for (const k of read.slice(0, 14))
         expect(
           (older.v8[`heldout${k[0].toUpperCase()}${k.slice(1)}`] as unknown as { general: number }).general,

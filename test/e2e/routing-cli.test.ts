@@ -48,7 +48,7 @@ describe('ralph route explain', () => {
     expect(r.stdout).toMatch(/security\s+0\.\d+\s+review, security, (\w+, )*injection, vulnerabilities/);
     expect(r.stdout).toMatch(/general \(no specialist\)\s+0\.\d+/);
     const j = JSON.parse((await ralph(['route', 'explain', text, '--profiles', PROFILES, '--json'])).stdout);
-    expect(j).toMatchObject({ model: 'calibrated-v25', decidedBy: 'routed' });
+    expect(j).toMatchObject({ model: 'calibrated-v26', decidedBy: 'routed' });
     // The probabilities of the domains shown and of no specialist add up to 1 (v3 and v4 leave out unmatched ones < 0.05).
     const sum = Object.values(j.confidences as Record<string, number>).reduce((a, b) => a + b, 0) + j.general;
     expect(Math.abs(sum - 1)).toBeLessThan(0.01);
@@ -79,7 +79,7 @@ describe('ralph route explain', () => {
   it('classifies with an older routing model on --model, as a loop recorded with it replays', async () => {
     const exam = 'Driving school portal: instructors record mock test results and see each learner pass/fail history.';
     const now = await ralph(['route', 'explain', exam, '--profiles', PROFILES]);
-    expect(now.stdout).toMatch(/model\s+routing v25 \(calibrated-v25\)/);
+    expect(now.stdout).toMatch(/model\s+routing v26 \(calibrated-v26\)/);
     expect(now.stdout).toMatch(/agent\s+base \(base agent\)/);
     const v8 = await ralph(['route', 'explain', exam, '--profiles', PROFILES, '--model', 'v8']);
     expect(v8.code).toBe(0);

@@ -77,6 +77,9 @@ describe('ralphLoop replay', () => {
         // Routing v25 (patch routing-v25-model, asked at the start after routing-v24-model): v24 where a product
         // element's quoted name is no evidence of a domain's world, a UI's toasts, a trade's paperwork and tests.
         'routing-v25-model.json',
+        // Routing v26 (patch routing-v26-model, asked at the start after routing-v25-model): v25 where a command named
+        // in backticks is a product element, a vault a secrets manager's, a build software's.
+        'routing-v26-model.json',
         // Fused iterations (patch fused-iteration-v1): detection pass and check inside the agent's activity; one
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',

@@ -189,7 +189,7 @@ function vocabularyVersionOf(
  */
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
-  model: ConfidenceModel = 'calibrated-v25',
+  model: ConfidenceModel = 'calibrated-v26',
   learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
@@ -365,10 +365,10 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v26` (v25 where a command named in backticks is a
+ * How a classification's confidence is computed: `calibrated-v26` (the default: v25 where a command named in backticks is a
  * product element, a vault a secrets manager's, a renewal a certificate's or a key's, a build software's, a toast a
- * UI's only when it names one, with the words of v25's held-out splits and the two after them; frozen before its blind
- * splits were measured), `calibrated-v25` (the default: v24 where a product element's quoted name is no
+ * UI's only when it names one, with the words of v25's held-out splits and the two after them), `calibrated-v25` (the default
+ * before v26: v24 where a product element's quoted name is no
  * evidence of a domain's world, with more of a game's and a product's elements, a UI's toasts, a trade's paperwork and
  * more of a trade's tests, and v24's held-out splits' words), `calibrated-v24` (the default of session 40 before v25: v23 where an escalation is an incident's, REST an
  * API's, a trade's tests its own, a server's mail and messages backend's only beside what goes wrong with them, with

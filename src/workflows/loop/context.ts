@@ -89,6 +89,8 @@ export interface LoopContext {
   readonly routingV24: boolean;
   /** Patch `routing-v25-model` (asked once per run, in createContext, after routing-v24-model): the v25 rules. */
   readonly routingV25: boolean;
+  /** Patch `routing-v26-model` (asked once per run, in createContext, after routing-v25-model): the v26 rules. */
+  readonly routingV26: boolean;
   /** The quality/cost search-attribute patch was asked in this run (loops recorded before `patchesAtStart`). */
   qualityCostAsked?: boolean;
   /** The verification baseline, when verification is on (patch verification-v1) and it was recorded. */

@@ -120,6 +120,13 @@ export const ROUTING_V24_PATCH = 'routing-v24-model';
  */
 export const ROUTING_V25_PATCH = 'routing-v25-model';
 /**
+ * Routing v26: v25 where a command named in backticks is a product element, a vault a secrets manager's, a renewal a
+ * certificate's or a key's, a build software's and a toast a UI's only when it names one, with the words of the four
+ * blind splits after v24's (src/core/routing/sense.ts, classifier.ts, vocabulary.ts). Asked once at the start, after
+ * routing-v25-model.
+ */
+export const ROUTING_V26_PATCH = 'routing-v26-model';
+/**
  * Patch id of host-affine routing: a host-bound loop runs routing's activities (profiles, session, handoff, log) on
  * its host's queue, like every other workspace activity, instead of as local activities on whichever worker runs the
  * workflow task.
@@ -197,12 +204,13 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     }
     if (r.sessionError) state.warnings.push(r.sessionError);
   }
-  // Routing v25 for loops started now, v24, v21, v18, v17, v16, v15, v14, v13, v10, v9, v8, v7, v6, v5 or v4 for loops recorded
-  // before it: decided in createContext (patches routing-v4-model to routing-v25-model, asked at the start like
+  // Routing v26 for loops started now, v25, v24, v21, v18, v17, v16, v15, v14, v13, v10, v9, v8, v7, v6, v5 or v4 for loops recorded
+  // before it: decided in createContext (patches routing-v4-model to routing-v26-model, asked at the start like
   // patches-at-start-v1, never after a local activity). v3 for loops recorded with patches-at-start-v1 but before v4;
   // v3, v2 (calibrated confidence, budgets) or v1 asked here, after the startRouting local activity, by loops recorded
   // before patches-at-start-v1. The first patch a loop was recorded with, newest first, decides.
   const recorded: readonly [boolean, ConfidenceModel][] = [
+    [ctx.routingV26, 'calibrated-v26'],
     [ctx.routingV25, 'calibrated-v25'],
     [ctx.routingV24, 'calibrated-v24'],
     [ctx.routingV21, 'calibrated-v21'],

@@ -27,6 +27,7 @@ import {
   ROUTING_V21_PATCH,
   ROUTING_V24_PATCH,
   ROUTING_V25_PATCH,
+  ROUTING_V26_PATCH,
 } from './routing';
 import { asLoopFailure } from './failures';
 import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
@@ -149,6 +150,7 @@ export function createContext(
   const routingV21 = patched(ROUTING_V21_PATCH);
   const routingV24 = patched(ROUTING_V24_PATCH);
   const routingV25 = patched(ROUTING_V25_PATCH);
+  const routingV26 = patched(ROUTING_V26_PATCH);
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -182,6 +184,7 @@ export function createContext(
     routingV21,
     routingV24,
     routingV25,
+    routingV26,
     ...(notifiesParent ? { notifiesParent } : {}),
   };
 }
