@@ -246,7 +246,12 @@ function jaccard(x: ReadonlySet<string>, y: ReadonlySet<string>): number {
 /** The tasks of `s` with no near-duplicate (word Jaccard >= 0.5) among `others` (each text's words computed once). */
 function novel(s: Labelled, others: readonly { text: string }[]): Labelled {
   const theirs = others.map((o) => wordSet(o.text));
-  return { tasks: s.tasks.filter((t) => !theirs.some((o) => jaccard(wordSet(t.text), o) >= 0.5)) };
+  return {
+    tasks: s.tasks.filter((t) => {
+      const mine = wordSet(t.text);
+      return !theirs.some((o) => jaccard(mine, o) >= 0.5);
+    }),
+  };
 }
 
 /** A deterministic PRNG (mulberry32), so every run classifies the same 10,000 texts. */
