@@ -154,11 +154,66 @@ export function normalizeText(s: string): string {
     .trim();
 }
 
+/**
+ * v27: a word written joined in camel case ("QuickCheck", "OpenTelemetry", "WebAuthn") is read as its parts and as
+ * written ("QuickCheck QuickCheck" normalizes to "quick check quickcheck"), so a joined keyword ("quickcheck
+ * properties", "opentelemetry", "webauthn") matches the text that spells it in camel case. With `known`, only a joined
+ * word the vocabulary knows, whose parts it does not ("BigQuery" is already "big query"), is added.
+ */
+export function joinedCamelV27(text: string, known?: (joined: string, parts: string) => boolean): string {
+  return text.replace(/[A-Za-z0-9]+/g, (t) => {
+    const parts = normalizeText(t);
+    if (!parts.includes(' ')) return t;
+    const joined = t.toLowerCase();
+    return !known || known(joined, parts) ? `${t} ${joined}` : t;
+  });
+}
+
+/**
+ * Code hosts, named in nearly every task of every domain ("GitHub", "GitLab"), are not joined: the models' weights
+ * were fitted reading them as their parts, and the worlds spell them so ("git ?hub").
+ */
+const CODE_HOSTS_V27: ReadonlySet<string> = new Set(['github', 'gitlab']);
+
+/** The terms of an index, for {@link joinedCamelV27}: cached per index. */
+const TERMS_V27 = new WeakMap<RoutingIndex, { phrases: Set<string>; firsts: Set<string> }>();
+const knownJoinedV27 = (index: RoutingIndex): ((joined: string, parts: string) => boolean) => {
+  let terms = TERMS_V27.get(index);
+  if (!terms) {
+    terms = {
+      phrases: new Set(index.phrases.map((p) => p.phrase)),
+      firsts: new Set(index.phrases.map((p) => p.first)),
+    };
+    TERMS_V27.set(index, terms);
+  }
+  const t = terms;
+  const knows = (w: string): boolean => forms(w).some((f) => index.words.has(f) || t.firsts.has(f));
+  return (joined, parts) =>
+    !CODE_HOSTS_V27.has(joined) &&
+    knows(joined) &&
+    !parts.split(' ').some((w) => index.words.has(w)) &&
+    !t.phrases.has(parts) &&
+    ![...t.phrases].some((p) => p.startsWith(`${parts} `));
+};
+
+/**
+ * v27: a number like a status code that counts things ("400 lines", "500 rows", "404 visitors") is no status code: read
+ * as "n" before the unit.
+ */
+const COUNTED_V27 =
+  /\b[1-5]\d\d (?=(?:lines?|loc|words?|rows?|records?|items?|pages?|people|persons?|users?|members?|customers?|clients?|characters?|chars?|files?|tests?|times|ms|milliseconds?|seconds?|secs?|minutes?|mins?|hours?|days?|weeks?|kb|mb|gb|px|points?|dollars?|euros?|pounds?|kg|km|miles?|metres?|meters?|steps?|entries|products?|orders?|guests?|tickets?|visitors?|students?|seats?|copies|boxes|bottles|units?|calories|grams?|ml|litres?|liters?)\b)/g;
+
+/** v27: the normalized text a model reads ({@link joinedCamelV27}, {@link COUNTED_V27}). */
+export function readNormV27(text: string, known?: (joined: string, parts: string) => boolean): string {
+  return normalizeText(joinedCamelV27(text, known)).replace(COUNTED_V27, 'n ');
+}
+
 /** The built-in vocabulary a model reads: v1 (`keywords`), v2 (v2 to v9), then one more for each of v10 to v13. */
 function vocabularyVersionOf(
   model: ConfidenceModel,
-): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 {
+): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 {
   if (model === 'keywords') return 1;
+  if (model === 'calibrated-v27') return 20;
   if (model === 'calibrated-v26') return 19;
   if (model === 'calibrated-v25') return 18;
   if (model === 'calibrated-v24') return 17;
@@ -290,8 +345,10 @@ export interface KeywordPass extends RoutingEvidence {
  * data's `sql`); a keyword matches its plural (`endpoints`).
  */
 export function keywordPass(text: string, index: RoutingIndex = DEFAULT_INDEX): KeywordPass {
-  let norm = ` ${normalizeText(text)} `;
-  const words = norm.trim() ? norm.trim().split(' ').length : 0;
+  const plain = normalizeText(text);
+  const words = plain ? plain.split(' ').length : 0;
+  // v27: joined camel-case words match as written, and counts are no status codes.
+  let norm = ` ${hasV27Rules(index.model) ? readNormV27(text, knownJoinedV27(index)) : plain} `;
   const scores = new Map<string, number>();
   const strong = new Map<string, number>();
   const profileScores = new Map<string, number>();
@@ -365,7 +422,11 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v26` (the default: v25 where a command named in backticks is a
+ * How a classification's confidence is computed: `calibrated-v27` (v26 where a word joined in camel case matches as
+ * written, a count is no status code, FinOps's own trade words and instance types name the cloud, an idle trailer and a
+ * delivery zone do not, a handler, a client, a changelog, wording, translating and slowness count only in their
+ * domain's world and a break-in is security's, with the words of v26's held-out splits; frozen before its blind splits
+ * were measured), `calibrated-v26` (the default: v25 where a command named in backticks is a
  * product element, a vault a secrets manager's, a renewal a certificate's or a key's, a build software's, a toast a
  * UI's only when it names one, with the words of v25's held-out splits and the two after them), `calibrated-v25` (the default
  * before v26: v24 where a product element's quoted name is no
@@ -403,6 +464,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v27'
   | 'calibrated-v26'
   | 'calibrated-v25'
   | 'calibrated-v24'
@@ -435,6 +497,7 @@ export type ConfidenceModel =
  * classifies as a loop recorded with routing v8 replays).
  */
 export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v27: 'calibrated-v27',
   v26: 'calibrated-v26',
   v25: 'calibrated-v25',
   v24: 'calibrated-v24',
@@ -483,7 +546,8 @@ const hasV8Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v23' ||
   model === 'calibrated-v24' ||
   model === 'calibrated-v25' ||
-  model === 'calibrated-v26';
+  model === 'calibrated-v26' ||
+  model === 'calibrated-v27';
 /** Whether a model has v11's rules (FinOps's "project" no cloud word, v11's sense words): v11 and v12. */
 const hasV11Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v11' || model === 'calibrated-v12' || hasV13Rules(model);
@@ -509,6 +573,7 @@ const SENSE_VERSION_OF: Readonly<Partial<Record<ConfidenceModel, SenseVersion>>>
   'calibrated-v24': 24,
   'calibrated-v25': 25,
   'calibrated-v26': 26,
+  'calibrated-v27': 27,
 };
 /** Whether a model has v14's rules (logged incidents, cluster-cost tools, v14's worlds): v14 to v17. */
 const hasV14Rules = (model: ConfidenceModel): boolean =>
@@ -530,7 +595,12 @@ const hasV22Rules = (model: ConfidenceModel): boolean =>
  */
 const hasV25Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v25' || hasV26Rules(model);
 /** Whether a model has v26's rules (a command or subcommand named in backticks is a product element too): v26. */
-const hasV26Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v26';
+const hasV26Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v26' || hasV27Rules(model);
+/**
+ * Whether a model has v27's rules (a joined word matches as written, a count is no status code, FinOps's own trade
+ * words and instance types name the cloud, an idle trailer is no idle machine): v27.
+ */
+const hasV27Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v27';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
 const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */
@@ -605,6 +675,29 @@ const LOGS_V22 =
   'logs|log (?:ingestion|storage|retention|volume|groups?|analytics|data|lines?|events?|index\\w*|archive\\w*)';
 const CLOUD_CONTEXT_V22 = new RegExp(CLOUD_CONTEXT.source.replace('|logs?|', `|${LOGS_V22}|`));
 const CLOUD_CONTEXT_V22_V11 = new RegExp(CLOUD_CONTEXT_V11.source.replace('|logs?|', `|${LOGS_V22}|`));
+/**
+ * v27: FinOps's own trade words and the machines it prices name the cloud themselves ("RI utilization dropped after
+ * the Graviton migration", "8 p4d instances left running"), and "idle" is a machine's only beside one (an idle trailer
+ * is a sauna rental's): v22's cloud words without a bare "idle", with reserved instances, commitments and instance
+ * types.
+ */
+const CLOUD_V27 =
+  'ris|ri (?:utili[sz]ation|coverage|purchases?|expir\\w*|recommendations?)|convertible|cuds?|graviton|(?:[a-z]{1,3}\\d[a-z]{0,3}) (?:nano|micro|small|medium|large|metal|\\d*x ?large)|p[345]d?|a100s?|h100s?|gpu hours?|credits? (?:grants?|balance|burn\\w*)';
+/** v27: a zone is a cloud's (an availability zone, cross-zone traffic), not a delivery zone. */
+const ZONES_V27 =
+  '(?:availability|cloud|aws|gcp|azure|multi|cross|inter|single|hosted|dns) zones?|zones? (?:traffic|transfer|redundan\\w*|outages?)';
+const cloudV27 = (re: RegExp): RegExp =>
+  new RegExp(
+    re.source
+      .replace(
+        '|idle|',
+        '|idle(?! (?:one|a|an|for|on|during|between|overnight|while|at|until|in|each|every|all|most|half|two|three|days?|weeks?|nights?|hours?)\\b)|',
+      )
+      .replace('|zones?|', `|${ZONES_V27}|`)
+      .replace(/\)\\b$/, `|${CLOUD_V27})\\b`),
+  );
+const CLOUD_CONTEXT_V27 = cloudV27(CLOUD_CONTEXT_V22);
+const CLOUD_CONTEXT_V27_V11 = cloudV27(CLOUD_CONTEXT_V22_V11);
 /** v7: FinOps's everyday words, which a product's own money uses (keywords as the keyword pass reports them). */
 const FINOPS_EVERYDAY = new Set([
   'budget',
@@ -632,6 +725,9 @@ const FINOPS_EVERYDAY = new Set([
   'charges',
 ]);
 
+/** v27: FinOps's everyday words also include idle (a trailer sits idle) and a calendar's quarter (a quarter peal). */
+const FINOPS_EVERYDAY_V27: ReadonlySet<string> = new Set(['idle', 'quarter', 'quarterly', 'annual', 'yearly']);
+
 /**
  * "Compute" as a verb on the product's own figures ("compute the invoice totals", "compute a cost per serving"), not
  * cloud compute: in v6 it alone is no cloud word.
@@ -642,10 +738,12 @@ const COMPUTE_VERB = /\bcompute (the|a|an|each|per|its|their|our|invoice|totals?
  * Whether a task names cloud or infrastructure (v5: FinOps routes only then). `v6`: "compute" followed by an article
  * or a figure is the verb ("compute the estimated cost per serving"), not cloud compute.
  */
-export function hasCloudContext(text: string, v6 = false, v8 = false, v14 = false, v22 = false): boolean {
+export function hasCloudContext(text: string, v6 = false, v8 = false, v14 = false, v22 = false, v27 = false): boolean {
   const norm = normalizeText(text);
   return (
-    (v22 ? CLOUD_CONTEXT_V22 : CLOUD_CONTEXT).test(v6 ? norm.replace(COMPUTE_VERB, 'calculate $1') : norm) ||
+    (v27 ? CLOUD_CONTEXT_V27 : v22 ? CLOUD_CONTEXT_V22 : CLOUD_CONTEXT).test(
+      v6 ? norm.replace(COMPUTE_VERB, 'calculate $1') : norm,
+    ) ||
     (v8 && HOSTED_V8.test(norm)) ||
     (v14 && CLUSTER_COST_V14.test(norm))
   );
@@ -662,10 +760,12 @@ export function finopsEverydayOnly(
   v11 = false,
   v14 = false,
   v22 = false,
+  v27 = false,
 ): boolean {
-  if (!matched?.length || !matched.every((k) => FINOPS_EVERYDAY.has(k))) return false;
+  if (!matched?.length || !matched.every((k) => FINOPS_EVERYDAY.has(k) || (v27 && FINOPS_EVERYDAY_V27.has(k))))
+    return false;
   const norm = normalizeText(text);
-  const cloud = v22 ? CLOUD_CONTEXT_V22_V11 : v11 ? CLOUD_CONTEXT_V11 : CLOUD_CONTEXT_V7;
+  const cloud = v27 ? CLOUD_CONTEXT_V27_V11 : v22 ? CLOUD_CONTEXT_V22_V11 : v11 ? CLOUD_CONTEXT_V11 : CLOUD_CONTEXT_V7;
   return (
     !cloud.test(norm.replace(COMPUTE_VERB, 'calculate $1')) &&
     !(v8 && HOSTED_V8.test(norm)) &&
@@ -973,6 +1073,18 @@ function namedOnly(
  * The calibrated model's probabilities of a text (v2 to v5). `ranked` (the keyword-scored domains) gets the built-in
  * domains the text's words make probable, and is sorted by probability.
  */
+/**
+ * Whether a task's FinOps evidence is the product's own money (v5: no cloud or infrastructure word; v7: only FinOps's
+ * everyday words and no cloud word but "budget" or "account"), with each model's cloud words.
+ */
+function productMoney(text: string, k: KeywordPass, model: ConfidenceModel): boolean {
+  const [v6, v8, v14, v22, v27] = [hasV6Rules, hasV8Rules, hasV14Rules, hasV22Rules, hasV27Rules].map((r) => r(model));
+  return (
+    !hasCloudContext(text, v6, v8, v14, v22, v27) ||
+    (hasV7Rules(model) && finopsEverydayOnly(k.matched[Domains.finops], text, v8, hasV11Rules(model), v14, v22, v27))
+  );
+}
+
 function modelConfidences(
   text: string,
   k: KeywordPass,
@@ -996,20 +1108,7 @@ function modelConfidences(
   const lexiconJargon = 'lexicon' in p ? (p as ReturnType<typeof routingProbabilitiesV4>).lexicon.jargon : undefined;
   // v5: FinOps without a cloud or infrastructure word is the product's own money: its probability counts as general.
   let noCloud = false;
-  if (
-    hasV5Rules(model) &&
-    (p.domains.get(Domains.finops) ?? 0) > 0 &&
-    (!hasCloudContext(text, hasV6Rules(model), hasV8Rules(model), hasV14Rules(model), hasV22Rules(model)) ||
-      (hasV7Rules(model) &&
-        finopsEverydayOnly(
-          k.matched[Domains.finops],
-          text,
-          hasV8Rules(model),
-          hasV11Rules(model),
-          hasV14Rules(model),
-          hasV22Rules(model),
-        )))
-  ) {
+  if (hasV5Rules(model) && (p.domains.get(Domains.finops) ?? 0) > 0 && productMoney(text, k, model)) {
     p.general += p.domains.get(Domains.finops)!;
     p.domains.set(Domains.finops, 0);
     noCloud = true;
@@ -1019,8 +1118,9 @@ function modelConfidences(
   const everyday: string[] = [];
   if (hasV7Rules(model)) {
     // v25: a product element's quoted name is no evidence of a domain's world, and its words are not the domain's.
+    const v27 = hasV27Rules(model);
     const names = hasV25Rules(model) ? elementNames(text, hasV26Rules(model) ? 26 : 25) : undefined;
-    const norm = names ? names.outside.trim() : normalizeText(text);
+    const norm = names ? (v27 ? names.outside.replace(COUNTED_V27, 'n ') : names.outside).trim() : normalizeText(text);
     const outsideNames = (ks: readonly string[] | undefined): readonly string[] | undefined =>
       names ? ks?.filter((w) => !names.inside.includes(` ${w} `) || names.outside.includes(` ${w} `)) : ks;
     const v: SenseVersion = SENSE_VERSION_OF[model] ?? 7;

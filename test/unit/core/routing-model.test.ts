@@ -103,6 +103,7 @@ describe('the routing model', () => {
     'calibrated-v24',
     'calibrated-v25',
     'calibrated-v26',
+    'calibrated-v27',
   ] as const)(
     'routes only above 0.70 probability and complexity above 3, on every labelled text of every split (%s)',
     async (model) => {
