@@ -203,6 +203,30 @@ const knownJoinedV27 = (index: RoutingIndex): ((joined: string, parts: string) =
 const COUNTED_V27 =
   /\b[1-5]\d\d (?=(?:lines?|loc|words?|rows?|records?|items?|pages?|people|persons?|users?|members?|customers?|clients?|characters?|chars?|files?|tests?|times|ms|milliseconds?|seconds?|secs?|minutes?|mins?|hours?|days?|weeks?|kb|mb|gb|px|points?|dollars?|euros?|pounds?|kg|km|miles?|metres?|meters?|steps?|entries|products?|orders?|guests?|tickets?|visitors?|students?|seats?|copies|boxes|bottles|units?|calories|grams?|ml|litres?|liters?)\b)/g;
 
+/**
+ * v28: an identifier in camel case whose joined form the vocabulary does not know, and whose parts name no phrase of
+ * it and no keyword of weight 2 or more, is a name: read joined only ("LoadProfile" is "loadprofile", no load; a
+ * "NetworkClient" no client). A known joined word is read as v27 reads it; a code host keeps its parts, and so does an
+ * identifier that names a domain's keyword ("CheckoutFlowTest", "DropdownList", "RestTemplate").
+ */
+export function identifiersV28(text: string, index: RoutingIndex): string {
+  const known = knownJoinedV27(index);
+  const terms = TERMS_V27.get(index)!;
+  return text.replace(/[A-Za-z0-9]+/g, (t) => {
+    const parts = normalizeText(t);
+    if (!parts.includes(' ')) return t;
+    const joined = t.toLowerCase();
+    if (known(joined, parts)) return `${t} ${joined}`;
+    const named =
+      CODE_HOSTS_V27.has(joined) ||
+      forms(joined).some((f) => index.words.has(f) || terms.firsts.has(f)) ||
+      parts.split(' ').some((w) => forms(w).some((f) => (index.words.get(f) ?? []).some((h) => h.weight >= 2))) ||
+      terms.phrases.has(parts) ||
+      [...terms.phrases].some((p) => p.startsWith(`${parts} `) || parts.includes(` ${p}`) || parts.startsWith(`${p} `));
+    return named ? t : joined;
+  });
+}
+
 /** v27: the normalized text a model reads ({@link joinedCamelV27}, {@link COUNTED_V27}). */
 export function readNormV27(text: string, known?: (joined: string, parts: string) => boolean): string {
   return normalizeText(joinedCamelV27(text, known)).replace(COUNTED_V27, 'n ');
@@ -211,8 +235,9 @@ export function readNormV27(text: string, known?: (joined: string, parts: string
 /** The built-in vocabulary a model reads: v1 (`keywords`), v2 (v2 to v9), then one more for each of v10 to v13. */
 function vocabularyVersionOf(
   model: ConfidenceModel,
-): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 {
+): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 {
   if (model === 'keywords') return 1;
+  if (model === 'calibrated-v28') return 21;
   if (model === 'calibrated-v27') return 20;
   if (model === 'calibrated-v26') return 19;
   if (model === 'calibrated-v25') return 18;
@@ -348,7 +373,13 @@ export function keywordPass(text: string, index: RoutingIndex = DEFAULT_INDEX): 
   const plain = normalizeText(text);
   const words = plain ? plain.split(' ').length : 0;
   // v27: joined camel-case words match as written, and counts are no status codes.
-  let norm = ` ${hasV27Rules(index.model) ? readNormV27(text, knownJoinedV27(index)) : plain} `;
+  let norm = ` ${
+    hasV28Rules(index.model)
+      ? normalizeText(identifiersV28(text, index)).replace(COUNTED_V27, 'n ')
+      : hasV27Rules(index.model)
+        ? readNormV27(text, knownJoinedV27(index))
+        : plain
+  } `;
   const scores = new Map<string, number>();
   const strong = new Map<string, number>();
   const profileScores = new Map<string, number>();
@@ -422,7 +453,11 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v27` (v26 where a word joined in camel case matches as
+ * How a classification's confidence is computed: `calibrated-v28` (v27 where an identifier naming nothing of the
+ * vocabulary is a name, a conventional commit's type names its domain's world, a quoted name before a figure is a
+ * product element, SRE's load, peak and hours, testing's harness and docs' "changelog for" count only in their world,
+ * and a secret pushed to a public repo is security's, with the words of v27's held-out splits; frozen before its blind
+ * splits were measured), `calibrated-v27` (v26 where a word joined in camel case matches as
  * written, a count is no status code, FinOps's own trade words and instance types name the cloud, an idle trailer and a
  * delivery zone do not, a handler, a client, a changelog, wording, translating and slowness count only in their
  * domain's world and a break-in is security's, with the words of v26's held-out splits; frozen before its blind splits
@@ -464,6 +499,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v28'
   | 'calibrated-v27'
   | 'calibrated-v26'
   | 'calibrated-v25'
@@ -497,6 +533,7 @@ export type ConfidenceModel =
  * classifies as a loop recorded with routing v8 replays).
  */
 export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v28: 'calibrated-v28',
   v27: 'calibrated-v27',
   v26: 'calibrated-v26',
   v25: 'calibrated-v25',
@@ -547,7 +584,8 @@ const hasV8Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v24' ||
   model === 'calibrated-v25' ||
   model === 'calibrated-v26' ||
-  model === 'calibrated-v27';
+  model === 'calibrated-v27' ||
+  model === 'calibrated-v28';
 /** Whether a model has v11's rules (FinOps's "project" no cloud word, v11's sense words): v11 and v12. */
 const hasV11Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v11' || model === 'calibrated-v12' || hasV13Rules(model);
@@ -574,6 +612,7 @@ const SENSE_VERSION_OF: Readonly<Partial<Record<ConfidenceModel, SenseVersion>>>
   'calibrated-v25': 25,
   'calibrated-v26': 26,
   'calibrated-v27': 27,
+  'calibrated-v28': 28,
 };
 /** Whether a model has v14's rules (logged incidents, cluster-cost tools, v14's worlds): v14 to v17. */
 const hasV14Rules = (model: ConfidenceModel): boolean =>
@@ -600,7 +639,12 @@ const hasV26Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v
  * Whether a model has v27's rules (a joined word matches as written, a count is no status code, FinOps's own trade
  * words and instance types name the cloud, an idle trailer is no idle machine): v27.
  */
-const hasV27Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v27';
+const hasV27Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v27' || hasV28Rules(model);
+/**
+ * Whether a model has v28's rules (an identifier's parts are no keywords unless they name one, a conventional commit's
+ * type names its domain's world, a quoted name before a number is a product element): v28.
+ */
+const hasV28Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v28';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
 const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */
@@ -947,14 +991,23 @@ const ELEMENT_NAME_V26 =
   /(['"\u2018\u201c])([^'"\u2019\u201d`]{2,40})['"\u2019\u201d](\s+(?:[a-z]+\s+)?(?:cards?|commands?|buttons?|badges?|levels?|modes?|status(?:es)?|options?|columns?|fields?|labels?|tabs?|screens?|menus?|checkbox(?:es)?|tags?|toggles?|settings?|categor(?:y|ies)|sections?|plans?|tiers?|perks?|achievements?|skills?|spells?|items?|flows?|filters?|views?|widgets?|reports?|templates?|steps?|stages?|states?|types?|roles?|lists?|power[ -]?ups?|towers?|buffs?|debuffs?|potions?|weapons?|enem(?:y|ies)|boss(?:es)?|quests?|missions?|traps?|upgrades?|abilit(?:y|ies)|units?|panels?|pages?|tiles?|chips?|stamps?|slots?|rooms?|zones?|events?|rewards?|powers?)\b)|([!/]|`)([a-z][a-z0-9_-]{1,30})`?(\s+(?:slash\s+|chat\s+|bot\s+)?(?:sub)?commands?\b)/giu;
 
 /**
+ * v28's product elements: v26's, and a quoted name before a figure the product shows (a 'latency' number per batch of a
+ * farm's harvest, a 'freshness' score).
+ */
+const ELEMENT_NAME_V28 = new RegExp(
+  ELEMENT_NAME_V26.source.replace('|powers?)\\b)', '|powers?|numbers?|figures?|scores?|counts?|totals?|ratings?)\\b)'),
+  ELEMENT_NAME_V26.flags,
+);
+
+/**
  * v22: a product element's quoted name and the rest of the task, apart (normalized, space-padded): a domain whose every
  * keyword is inside such names ("the 'Security Breach' card", a `!budget` command) has only a name's words. v25 knows
  * more elements ({@link ELEMENT_NAME_V25}), v26 commands named in backticks ({@link ELEMENT_NAME_V26}).
  */
-export function elementNames(task: string, v: 22 | 25 | 26 = 22): { inside: string; outside: string } {
+export function elementNames(task: string, v: 22 | 25 | 26 | 28 = 22): { inside: string; outside: string } {
   const names: string[] = [];
   const outside = task.replace(
-    v === 26 ? ELEMENT_NAME_V26 : v === 25 ? ELEMENT_NAME_V25 : ELEMENT_NAME_V22,
+    v === 28 ? ELEMENT_NAME_V28 : v === 26 ? ELEMENT_NAME_V26 : v === 25 ? ELEMENT_NAME_V25 : ELEMENT_NAME_V22,
     (
       _whole: string,
       _q: string | undefined,
@@ -1053,7 +1106,7 @@ function namedOnly(
   text: string,
   k: KeywordPass,
   p: { general: number; domains: Map<string, number> },
-  v: 22 | 25 | 26 = 22,
+  v: 22 | 25 | 26 | 28 = 22,
 ): string[] {
   const named: string[] = [];
   const { inside, outside } = elementNames(text, v);
@@ -1073,6 +1126,25 @@ function namedOnly(
  * The calibrated model's probabilities of a text (v2 to v5). `ranked` (the keyword-scored domains) gets the built-in
  * domains the text's words make probable, and is sorted by probability.
  */
+/** Which product elements a model knows (v22, v25, v26, v28). */
+const elementVersion = (model: ConfidenceModel): 22 | 25 | 26 | 28 =>
+  hasV28Rules(model) ? 28 : hasV26Rules(model) ? 26 : hasV25Rules(model) ? 25 : 22;
+
+/** v28: a conventional commit's type and the domain whose world it names (`test(...)`, `docs:`, `ci:`, `build:`). */
+const CONVENTIONAL_V28 = /^(tests?|docs|ci|build)(?:\([^)]*\))?!?:\s/i;
+const CONVENTIONAL_DOMAIN_V28: Readonly<Record<string, string>> = {
+  test: Domains.testing,
+  tests: Domains.testing,
+  docs: Domains.docs,
+  ci: Domains.devops,
+  build: Domains.devops,
+};
+/** v28: the domain a task's conventional-commit type names ({@link CONVENTIONAL_V28}), if it leads with one. */
+export function conventionalDomainV28(text: string): string | undefined {
+  const m = CONVENTIONAL_V28.exec(text.trim());
+  return m ? CONVENTIONAL_DOMAIN_V28[m[1].toLowerCase()] : undefined;
+}
+
 /**
  * Whether a task's FinOps evidence is the product's own money (v5: no cloud or infrastructure word; v7: only FinOps's
  * everyday words and no cloud word but "budget" or "account"), with each model's cloud words.
@@ -1119,14 +1191,16 @@ function modelConfidences(
   if (hasV7Rules(model)) {
     // v25: a product element's quoted name is no evidence of a domain's world, and its words are not the domain's.
     const v27 = hasV27Rules(model);
-    const names = hasV25Rules(model) ? elementNames(text, hasV26Rules(model) ? 26 : 25) : undefined;
+    const names = hasV25Rules(model) ? elementNames(text, elementVersion(model) as 25 | 26 | 28) : undefined;
     const norm = names ? (v27 ? names.outside.replace(COUNTED_V27, 'n ') : names.outside).trim() : normalizeText(text);
     const outsideNames = (ks: readonly string[] | undefined): readonly string[] | undefined =>
       names ? ks?.filter((w) => !names.inside.includes(` ${w} `) || names.outside.includes(` ${w} `)) : ks;
     const v: SenseVersion = SENSE_VERSION_OF[model] ?? 7;
+    // v28: a conventional commit's type names its domain's world ("test(exunit): cover invoice rounding").
+    const typed = hasV28Rules(model) ? conventionalDomainV28(text) : undefined;
     for (const d of Object.keys(everydayWordsOf(v))) {
       const q = p.domains.get(d) ?? 0;
-      if (q > 0 && everydayOnly(d, outsideNames(k.matched[d]), norm, v)) {
+      if (q > 0 && d !== typed && everydayOnly(d, outsideNames(k.matched[d]), norm, v)) {
         p.general += q;
         p.domains.set(d, 0);
         everyday.push(d);
@@ -1134,7 +1208,7 @@ function modelConfidences(
     }
   }
   // v22: a domain whose every keyword is inside a product element's quoted name has only the name's words.
-  const named = hasV22Rules(model) ? namedOnly(text, k, p, hasV26Rules(model) ? 26 : hasV25Rules(model) ? 25 : 22) : [];
+  const named = hasV22Rules(model) ? namedOnly(text, k, p, elementVersion(model)) : [];
   const confidences: Record<string, number> = {};
   // v3 scores every built-in domain from the text's words too: one no keyword matched joins when it is probable.
   // Without any keyword match it must also beat `general` (else the text stays `general`, as with v2).

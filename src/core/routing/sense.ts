@@ -1454,7 +1454,93 @@ export const EVERYDAY_WORDS_V27: Readonly<Record<string, ReadonlySet<string>>> =
   docs: new Set([...EVERYDAY_WORDS_V26.docs, 'changelog', 'changelogs', 'wording', 'translate']),
 };
 
-export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 18 | 19 | 21 | 23 | 24 | 25 | 26 | 27;
+/**
+ * SRE's world in v28: v27's, where an app's logs are its log files, not the app logging each batch of a farm ("the app
+ * logs each batch"), a peak is traffic's or load's (peak traffic, at peak), not a kiln's peak temperature, and a load is
+ * a system's (under load, the Black Friday load, pages slow to load), not a kiln's load weight.
+ */
+const LOGS_VERB_V28 = '(?! (?:each|every|all|any|when|how|who|what|which|whether)\\b)';
+const SRE_LOGS_V28 = [
+  '(?:error|access|server|app|application|system|structured|json) logs?',
+  '(?:the|our|its|their|these|those|session|error|access|server|app|container|pod|service|request|system|debug|nginx|worker|job) logs',
+];
+const SRE_WORLD_V28: readonly string[] = [
+  ...SRE_WORLD_V27.filter((w) => !SRE_LOGS_V28.includes(w) && w !== 'peaks?'),
+  ...SRE_LOGS_V28.map((w) => `${w}${LOGS_VERB_V28}`),
+  'peak (?:traffic|load|hours?|times?|usage|qps|rps|requests?|concurrency|periods?|memory|cpu|season|days?)',
+  '(?:at|during|over|before|after) (?:the )?peaks?',
+  'peaks? (?:in|of) (?:traffic|load|latency|errors?|cpu|memory|requests?)',
+  'load (?:tests?|testing|rehears\\w*|spikes?|shedding|averages?|balanc\\w*|times?|drills?)',
+  '(?:high|heavy|peak|under|server|cpu|system|traffic|extra|black friday) load',
+  'black friday',
+  '(?:takes?|took|taking) (?:\\w+ ){0,4}to load',
+  '(?:slow|slowly|fails?|failing|won t|doesn t|never|forever) (?:to )?load',
+];
+
+/**
+ * Testing's world in v28: v25's, where a harness is a test harness, not a rope-access crew's harness, and a safety
+ * test is a trade's ({@link TRADE_TEST_V28}).
+ */
+const TRADE_TEST_V28 = TRADE_TEST_V25.replace('(?:swab|', '(?:safety|swab|');
+const TESTING_WORLD_V28: readonly string[] = [
+  ...TESTING_WORLD_V25.filter((w) => w !== 'harness').map((w) => w.split(TRADE_TEST_V25).join(TRADE_TEST_V28)),
+  '(?:test|testing|fuzz\\w*|benchmark\\w*) harness\\w*',
+  'harness\\w* (?:for|that|which) (?:the |our )?(?:tests?|suite|fuzz\\w*|integration)',
+];
+
+/**
+ * Docs' world in v28: v27's, with writing a changelog ("tips for writing a changelog") and keep-a-changelog's format
+ * written as one word.
+ */
+const DOCS_WORLD_V28: readonly string[] = [
+  ...DOCS_WORLD_V27,
+  'writ\\w* (?:the |a |an |our |good |better )?change ?logs?',
+  'keepachangelog',
+];
+
+/**
+ * Security's world in v28: v27's, where "anyone" is anyone who can reach what they should not (anyone can read,
+ * download or sign in), not anyone who can look up a dive certificate; plus a key vault, a secret in the git history,
+ * a password in clear text, a token pushed to a public repo, people locked out or still able to sign in.
+ */
+const SECURITY_WORLD_V28: readonly string[] = [
+  ...SECURITY_WORLD_V27.filter((w) => w !== 'anyone'),
+  'anyone (?:can|could|with|who) (?:\\w+ ){0,3}(?:access\\w*|read\\w*|see\\w*|view\\w*|download\\w*|sign\\w*|log\\w*|get\\w*|open\\w*|edit\\w*|delet\\w*|call\\w*|use\\w*|chang\\w*|reset\\w*|impersonat\\w*|steal\\w*|guess\\w*|unzip\\w*|extract\\w*|decompil\\w*|has|have|find\\w*|post\\w*|upload\\w*|send\\w*|submit\\w*|forg\\w*|hit\\w*|take\\w*|grab\\w*)',
+  'key ?vault',
+  '(?:purg\\w*|scrub\\w*|remov\\w*|rewrit\\w*|clean\\w*) (?:it |them )?(?:\\w+ ){0,3}git history',
+  '(?:clear|plain) ?text',
+  'public (?:repo\\w*|git\\w*)',
+  'repo\\w* is public',
+  'pushed (?:it|them|the \\w+|our \\w+)',
+  'lock\\w* (?:me|them|us|you|people|users|members|staff) out',
+  'lose access',
+  'still (?:sign|log|get) in',
+  'leavers?',
+  'former (?:staff|employees?|members?)',
+];
+
+const TECHNICAL_WORLD_V28: Readonly<Record<string, RegExp>> = {
+  ...TECHNICAL_WORLD_V27,
+  sre: words(...SRE_WORLD_V28),
+  testing: words(...TESTING_WORLD_V28),
+  docs: words(...DOCS_WORLD_V28),
+  security: words(...SECURITY_WORLD_V28),
+};
+
+/**
+ * Routing v28's everyday words: v27's, plus SRE's load, peak and hours (a kiln's load weight and peak temperature, the
+ * hours between harvest and delivery), testing's
+ * harness (a rope-access crew's harness) and docs' "changelog for" (a reed changelog for each student's chanter), each
+ * counting only outside its domain's v28 world.
+ */
+export const EVERYDAY_WORDS_V28: Readonly<Record<string, ReadonlySet<string>>> = {
+  ...EVERYDAY_WORDS_V27,
+  sre: new Set([...EVERYDAY_WORDS_V27.sre, 'load', 'peak', 'hours']),
+  testing: new Set([...EVERYDAY_WORDS_V27.testing, 'harness']),
+  docs: new Set([...EVERYDAY_WORDS_V27.docs, 'changelog for']),
+};
+
+export type SenseVersion = 7 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 18 | 19 | 21 | 23 | 24 | 25 | 26 | 27 | 28;
 
 /** Each version's everyday words and technical worlds. */
 const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, ReadonlySet<string>>>>> = {
@@ -1475,6 +1561,7 @@ const SENSE_WORDS: Readonly<Record<SenseVersion, Readonly<Record<string, Readonl
   25: EVERYDAY_WORDS_V25,
   26: EVERYDAY_WORDS_V26,
   27: EVERYDAY_WORDS_V27,
+  28: EVERYDAY_WORDS_V28,
 };
 const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp>>>> = {
   7: TECHNICAL_WORLD,
@@ -1494,6 +1581,7 @@ const SENSE_WORLDS: Readonly<Record<SenseVersion, Readonly<Record<string, RegExp
   25: TECHNICAL_WORLD_V25,
   26: TECHNICAL_WORLD_V26,
   27: TECHNICAL_WORLD_V27,
+  28: TECHNICAL_WORLD_V28,
 };
 
 /** The everyday words of a version's sense rule, by domain. */

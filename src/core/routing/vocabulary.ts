@@ -861,12 +861,47 @@ export const VOCABULARY_V27: Readonly<Partial<Record<Exclude<BuiltinDomain, 'gen
   };
 
 /**
+ * Routing v28's keywords: the words of v27's two held-out splits, read after v27 was judged on them (brute-forced
+ * logins, Actuator endpoints, a bot token pushed to a public repo, a PIN that never locks out, leavers who keep access,
+ * Key Vault, trace context, Grafana Loki, self-resolving overnight pages, labels spilling out of their boxes, a sqlx
+ * pool, stale cursors, a needless preload, depends_on_past, NuGet symbol packages, a Nix flake, an exec format error,
+ * snapshot tests and reference images).
+ */
+export const VOCABULARY_V28: Readonly<Partial<Record<Exclude<BuiltinDomain, 'general'>, readonly WeightedKeyword[]>>> =
+  {
+    security: [
+      ...w(3, 'brute forced, lock down actuator, actuator endpoints, bot token, pushed it once, locked me out'),
+      ...w(3, 'never locked me out, typed my pin wrong, lose access, still sign in, clear text, cleartext'),
+      ...w(3, 'roll the key, key vault, purge it from'),
+    ],
+    sre: [
+      ...w(3, 'trace context, grafana loki, self resolve, waking on call, overnight on call, non critical overnight'),
+    ],
+    frontend: [...w(3, 'spill out of, zoom pages, covers half the, run over the logo')],
+    backend: [
+      ...w(
+        3,
+        'connection pooling, database pool, sqlx, stale cursors, fix the race, full preload, unnecessary preload',
+      ),
+      ...w(3, 'notifications arrive hours late, sits on processing, takes almost a minute'),
+    ],
+    data: [...w(3, 'depends on past, flag the mismatches, off from the register')],
+    devops: [
+      ...w(
+        3,
+        'nuget, symbol packages, sourcelink, nix flake, exec format error, parallel shards, provisioned on merge',
+      ),
+    ],
+    testing: [...w(3, 'snapshot tests, reference images, branches that are never hit, test cases for')],
+  };
+
+/**
  * The built-in vocabulary of routing v1 (the keyword model), v2 (the calibrated models v2 to v9: v1 plus v2's
  * keywords), v3 (routing v10: v2 plus {@link VOCABULARY_V10}), v4 (routing v11: v3 plus {@link VOCABULARY_V11}), v5
  * (routing v12: v4 plus {@link VOCABULARY_V12}) or v6 (routing v13: v5 plus {@link VOCABULARY_V13}).
  */
 export function builtinVocabulary(
-  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20,
+  version: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21,
 ): Readonly<Record<string, readonly WeightedKeyword[]>> {
   if (version === 1) return BUILTIN_VOCABULARY;
   const out: Record<string, WeightedKeyword[]> = {};
@@ -890,5 +925,6 @@ export function builtinVocabulary(
   if (version >= 18) for (const [d, kws] of Object.entries(VOCABULARY_V25)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 19) for (const [d, kws] of Object.entries(VOCABULARY_V26)) out[d] = [...(out[d] ?? []), ...kws];
   if (version >= 20) for (const [d, kws] of Object.entries(VOCABULARY_V27)) out[d] = [...(out[d] ?? []), ...kws];
+  if (version >= 21) for (const [d, kws] of Object.entries(VOCABULARY_V28)) out[d] = [...(out[d] ?? []), ...kws];
   return out;
 }

@@ -28,7 +28,16 @@ const routesTo = (text: string, index: typeof v21): string | undefined => {
 
 describe('routing v22', () => {
   it('is a model the CLI names, newest first; v24, not v22 or v23, followed v21 as the default, then v25 and v26', () => {
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 7)).toEqual(['v27', 'v26', 'v25', 'v24', 'v23', 'v22', 'v21']);
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 8)).toEqual([
+      'v28',
+      'v27',
+      'v26',
+      'v25',
+      'v24',
+      'v23',
+      'v22',
+      'v21',
+    ]);
     expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v26');
   });
 

@@ -104,6 +104,7 @@ describe('the routing model', () => {
     'calibrated-v25',
     'calibrated-v26',
     'calibrated-v27',
+    'calibrated-v28',
   ] as const)(
     'routes only above 0.70 probability and complexity above 3, on every labelled text of every split (%s)',
     async (model) => {
