@@ -25,6 +25,7 @@ import {
   textTokens,
   v3Candidates,
   type ExtraFeatures,
+  type ConfidenceModel,
   type ProfileKeywords,
   type RoutingIndex,
 } from '../src/core/routing';
@@ -71,11 +72,11 @@ const root = (): string => {
 };
 
 /** The feature vocabulary: every unigram of the training texts, bigrams in at least BIGRAM_MIN_DF of them. */
-export function tokenVocabulary(texts: readonly string[]): string[] {
+export function tokenVocabulary(texts: readonly string[], minDf = 1): string[] {
   const df = new Map<string, number>();
   for (const t of texts) for (const k of textTokens(normalizeText(t))) df.set(k, (df.get(k) ?? 0) + 1);
   return [...df.entries()]
-    .filter(([k, n]) => !k.includes('_') || n >= BIGRAM_MIN_DF)
+    .filter(([k, n]) => (!k.includes('_') || n >= BIGRAM_MIN_DF) && n >= minDf)
     .map(([k]) => k)
     .sort();
 }
@@ -128,12 +129,17 @@ const dot = (a: number[], f: number[]): number => {
 
 function logits(x: Example, p: Params, offset = 0, tokens = x.tokens, scale = 1): number[] {
   const C = V3_CLASSES.length;
-  const text = p.bias.slice();
-  for (const t of tokens) for (let c = 0; c < C; c++) text[c] += scale * p.W[t * C + c];
-  return [
-    ...x.cands.map((c) => dot(p.w, c.f) + (c.cls >= 0 ? text[c.cls] : 0)),
-    dot(p.v, x.general) + text[G] + offset,
-  ];
+  const text = new Float64Array(C);
+  for (let c = 0; c < C; c++) text[c] = p.bias[c];
+  const W = p.W;
+  for (let i = 0; i < tokens.length; i++) {
+    const at = tokens[i] * C;
+    for (let c = 0; c < C; c++) text[c] += scale * W[at + c];
+  }
+  const out: number[] = [];
+  for (const c of x.cands) out.push(dot(p.w, c.f) + (c.cls >= 0 ? text[c.cls] : 0));
+  out.push(dot(p.v, x.general) + text[G] + offset);
+  return out;
 }
 
 /** Mean negative log-likelihood. */
@@ -146,7 +152,7 @@ function nll(xs: Example[], p: Params, t = 1, offset = 0): number {
  * Math's functions held in module constants: jest runs this module in a vm context, where every read of a global
  * such as `Math` in the fit's inner loops is a slow lookup (the v5 fit took 105 s there against 21 s under node).
  */
-const { imul, sqrt } = Math;
+const { imul } = Math;
 
 /** A deterministic number in [0, 1) of (step, example, token): which tokens token dropout keeps. */
 function keepDraw(step: number, example: number, token: number): number {
@@ -161,7 +167,7 @@ function keepDraw(step: number, example: number, token: number): number {
  * each step sees each token of each example with probability `keep` (scaled by 1 / keep), so the keyword and
  * lexicon features must carry the examples too, as they must on new text whose words training never saw.
  */
-function fit(xs: Example[], tokens: number, l2: number, l2Dense = l2, keep = 1): Params {
+function fit(xs: Example[], tokens: number, l2: number, l2Dense = l2, keep = 1, steps = STEPS): Params {
   const C = V3_CLASSES.length;
   const p: Params = {
     w: xs[0].cands[0].f.map(() => 0),
@@ -173,17 +179,22 @@ function fit(xs: Example[], tokens: number, l2: number, l2Dense = l2, keep = 1):
   const sizes = flat().map((a) => a.length);
   const m = sizes.map((n) => new Float64Array(n));
   const s = sizes.map((n) => new Float64Array(n));
-  for (let step = 1; step <= STEPS; step++) {
-    const g = sizes.map((n) => new Float64Array(n));
+  // The gradients, reused from step to step: every entry is set (or zeroed) before it is added to.
+  const g = sizes.map((n) => new Float64Array(n));
+  for (let step = 1; step <= steps; step++) {
+    g[1][0] = 0;
+    g[2].fill(0);
     for (let j = 0; j < p.w.length; j++) g[0][j] = l2Dense * p.w[j];
     for (let j = 1; j < p.v.length; j++) g[1][j] = l2Dense * p.v[j];
     for (let j = 0; j < p.W.length; j++) g[3][j] = l2 * p.W[j];
-    for (const [xi, x] of xs.entries()) {
+    const textGrad = new Float64Array(C);
+    const [g0, g1, g2, g3] = g;
+    for (let xi = 0; xi < xs.length; xi++) {
+      const x = xs[xi];
       const toks = keep < 1 ? x.tokens.filter((t) => keepDraw(step, xi, t) < keep) : x.tokens;
       const scale = 1 / keep;
       const pr = softmax(logits(x, p, 0, toks, keep < 1 ? scale : 1));
-      const textGrad = new Float64Array(C);
-      const g0 = g[0];
+      textGrad.fill(0);
       for (let i = 0; i < x.cands.length; i++) {
         const c = x.cands[i];
         const d = (pr[i] - (x.target === i ? 1 : 0)) / xs.length;
@@ -191,28 +202,41 @@ function fit(xs: Example[], tokens: number, l2: number, l2Dense = l2, keep = 1):
         if (c.cls >= 0) textGrad[c.cls] += d;
       }
       const dg = (pr[x.cands.length] - (x.target === x.cands.length ? 1 : 0)) / xs.length;
-      for (let j = 0; j < x.general.length; j++) g[1][j] += dg * x.general[j];
+      for (let j = 0; j < x.general.length; j++) g1[j] += dg * x.general[j];
       textGrad[G] += dg;
-      for (let c = 0; c < C; c++) g[2][c] += textGrad[c];
+      for (let c = 0; c < C; c++) g2[c] += textGrad[c];
       const sc = keep < 1 ? scale : 1;
-      for (const t of toks) for (let c = 0; c < C; c++) g[3][t * C + c] += sc * textGrad[c];
+      for (let i = 0; i < toks.length; i++) {
+        const at = toks[i] * C;
+        for (let c = 0; c < C; c++) g3[at + c] += sc * textGrad[c];
+      }
     }
-    const arrays: (number[] | Float64Array)[] = [p.w, p.v, p.bias, p.W];
     // The bias corrections, once per step (the same values as computed per weight).
     const c1 = 1 - 0.9 ** step;
     const c2 = 1 - 0.999 ** step;
-    arrays.forEach((a, k) => {
-      const mk = m[k];
-      const sk = s[k];
-      const gk = g[k];
-      for (let j = 0; j < a.length; j++) {
-        mk[j] = 0.9 * mk[j] + 0.1 * gk[j];
-        sk[j] = 0.999 * sk[j] + 0.001 * gk[j] ** 2;
-        a[j] -= (RATE * (mk[j] / c1)) / (sqrt(sk[j] / c2) + 1e-8);
-      }
-    });
+    // The token weights (a typed array) apart from the dense ones (plain arrays): each loop sees one kind of array.
+    adamStep(p.W, m[3], s[3], g[3], c1, c2);
+    [p.w, p.v, p.bias].forEach((a, k) => adamStepDense(a, m[k], s[k], g[k], c1, c2));
   }
   return p;
+}
+
+/** One Adam update of `a` from its gradient `g` and moments `m`, `s`; `c1`, `c2`: the step's bias corrections. */
+function adamStep(a: Float64Array, m: Float64Array, s: Float64Array, g: Float64Array, c1: number, c2: number): void {
+  for (let j = 0; j < a.length; j++) {
+    m[j] = 0.9 * m[j] + 0.1 * g[j];
+    s[j] = 0.999 * s[j] + 0.001 * g[j] ** 2;
+    a[j] -= (RATE * (m[j] / c1)) / (Math.sqrt(s[j] / c2) + 1e-8);
+  }
+}
+
+/** {@link adamStep} for the dense weights, kept in plain arrays. */
+function adamStepDense(a: number[], m: Float64Array, s: Float64Array, g: Float64Array, c1: number, c2: number): void {
+  for (let j = 0; j < a.length; j++) {
+    m[j] = 0.9 * m[j] + 0.1 * g[j];
+    s[j] = 0.999 * s[j] + 0.001 * g[j] ** 2;
+    a[j] -= (RATE * (m[j] / c1)) / (Math.sqrt(s[j] / c2) + 1e-8);
+  }
 }
 
 /** The temperature (0.30..3.00, steps of 0.05) and general's offset (-3.0..3.0, steps of 0.1) with the least NLL. */
@@ -239,9 +263,15 @@ export interface FitOptions {
   l2Dense?: number;
   /** Token dropout's keep rate (v3: 1, none). */
   keep?: number;
+  /** Adam steps (v3 to v8: STEPS). */
+  steps?: number;
+  /** A token joins the vocabulary when it occurs at least this often in the training texts (v3 to v8: 1). */
+  minDf?: number;
   trainSplits?: string[];
   calibrationSplits?: string[];
   fitted?: Record<string, unknown>;
+  /** The model whose keyword index (vocabulary and reading of the text) gives the features (v3 to v8: calibrated-v3). */
+  indexModel?: ConfidenceModel;
 }
 
 /** Fits the v3 weights on `train`, calibrated on `cal`: the object model-v3-weights.ts holds. */
@@ -251,15 +281,18 @@ export function fitV3(
   profiles: readonly ProfileKeywords[],
   opts: FitOptions = {},
 ) {
-  const index = buildRoutingIndex(profiles, 'calibrated-v3');
-  const vocabList = tokenVocabulary(train.map((t) => t.text));
+  const index = buildRoutingIndex(profiles, opts.indexModel ?? 'calibrated-v3');
+  const vocabList = tokenVocabulary(
+    train.map((t) => t.text),
+    opts.minDf,
+  );
   const vocab = new Map(vocabList.map((k, i) => [k, i]));
   const tx = train.map((t) => example(t.text, t.label, index, vocab, opts.extra));
   const cx = cal.map((t) => example(t.text, t.label, index, vocab, opts.extra));
   let chosen: { l2: number; p: Params; cal: ReturnType<typeof chooseCalibration> } | undefined;
   const grid: Record<string, number> = {};
   for (const l2 of opts.l2Grid ?? L2_GRID) {
-    const p = fit(tx, vocabList.length, l2, opts.l2Dense ?? l2, opts.keep ?? 1);
+    const p = fit(tx, vocabList.length, l2, opts.l2Dense ?? l2, opts.keep ?? 1, opts.steps);
     const c = chooseCalibration(cx, p);
     grid[String(l2)] = r4(c.loss);
     if (!chosen || c.loss < chosen.cal.loss - 1e-12) chosen = { l2, p, cal: c };
@@ -300,7 +333,7 @@ export function fitV3(
       },
       l2,
       l2Grid: grid,
-      steps: STEPS,
+      steps: opts.steps ?? STEPS,
       vocabulary: vocabList.length,
       kept: Object.keys(tokens).length,
       profiles: 'test/fixtures/routing/agents',

@@ -90,10 +90,10 @@ describe('ralph route explain', () => {
       (await ralph(['route', 'explain', exam, '--profiles', PROFILES, '--model', 'keywords', '--json'])).stdout,
     );
     expect(v1).toMatchObject({ model: 'keywords' });
-    const bad = await ralph(['route', 'explain', exam, '--profiles', PROFILES, '--model', 'v29']);
+    const bad = await ralph(['route', 'explain', exam, '--profiles', PROFILES, '--model', 'v30']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
-      /--model: unknown routing model "v29": use v28, v27, v26, v25, v24, v23, v22, v21, v20, v19, v18, v17, v16, v15, v14, v13, v12, v11, v10, v9, .*v1/,
+      /--model: unknown routing model "v30": use v29, v28, v27, v26, v25, v24, v23, v22, v21, v20, v19, v18, v17, v16, v15, v14, v13, v12, v11, v10, v9, .*v1/,
     );
   });
 

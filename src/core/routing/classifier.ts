@@ -12,6 +12,7 @@ import { routingProbabilitiesV4 } from './model-v4';
 import { V5_CERTAIN, routingModelV5Weights } from './model-v5';
 import { routingModelV6Weights } from './model-v6';
 import { routingModelV8Weights } from './model-v8';
+import { routingModelV29Weights } from './model-v29';
 import { everydayOnly, everydayWordsOf, type SenseVersion } from './sense';
 import {
   COMPLEXITY_TERMS,
@@ -237,7 +238,7 @@ function vocabularyVersionOf(
   model: ConfidenceModel,
 ): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 {
   if (model === 'keywords') return 1;
-  if (model === 'calibrated-v28') return 21;
+  if (model === 'calibrated-v29' || model === 'calibrated-v28') return 21;
   if (model === 'calibrated-v27') return 20;
   if (model === 'calibrated-v26') return 19;
   if (model === 'calibrated-v25') return 18;
@@ -453,7 +454,9 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v28` (v27 where an identifier naming nothing of the
+ * How a classification's confidence is computed: `calibrated-v29` (v28's rules and vocabulary with its own weights,
+ * refitted on every split read until v28 was judged, 15,000 texts, and calibrated on v28's two held-out splits:
+ * ./model-v29.ts), `calibrated-v28` (v27 where an identifier naming nothing of the
  * vocabulary is a name, a conventional commit's type names its domain's world, a quoted name before a figure is a
  * product element, SRE's load, peak and hours, testing's harness and docs' "changelog for" count only in their world,
  * and a secret pushed to a public repo is security's, with the words of v27's held-out splits; frozen before its blind
@@ -499,6 +502,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * keyword ratio). The older ones stay so loops recorded with them replay alike.
  */
 export type ConfidenceModel =
+  | 'calibrated-v29'
   | 'calibrated-v28'
   | 'calibrated-v27'
   | 'calibrated-v26'
@@ -533,6 +537,7 @@ export type ConfidenceModel =
  * classifies as a loop recorded with routing v8 replays).
  */
 export const ROUTING_MODEL_VERSIONS: Readonly<Record<string, ConfidenceModel>> = {
+  v29: 'calibrated-v29',
   v28: 'calibrated-v28',
   v27: 'calibrated-v27',
   v26: 'calibrated-v26',
@@ -585,7 +590,8 @@ const hasV8Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v25' ||
   model === 'calibrated-v26' ||
   model === 'calibrated-v27' ||
-  model === 'calibrated-v28';
+  model === 'calibrated-v28' ||
+  model === 'calibrated-v29';
 /** Whether a model has v11's rules (FinOps's "project" no cloud word, v11's sense words): v11 and v12. */
 const hasV11Rules = (model: ConfidenceModel): boolean =>
   model === 'calibrated-v11' || model === 'calibrated-v12' || hasV13Rules(model);
@@ -613,6 +619,7 @@ const SENSE_VERSION_OF: Readonly<Partial<Record<ConfidenceModel, SenseVersion>>>
   'calibrated-v26': 26,
   'calibrated-v27': 27,
   'calibrated-v28': 28,
+  'calibrated-v29': 28,
 };
 /** Whether a model has v14's rules (logged incidents, cluster-cost tools, v14's worlds): v14 to v17. */
 const hasV14Rules = (model: ConfidenceModel): boolean =>
@@ -644,7 +651,7 @@ const hasV27Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v
  * Whether a model has v28's rules (an identifier's parts are no keywords unless they name one, a conventional commit's
  * type names its domain's world, a quoted name before a number is a product element): v28.
  */
-const hasV28Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v28';
+const hasV28Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v28' || model === 'calibrated-v29';
 /** Whether a model has v7's sense rules (./sense.ts), its FinOps everyday words and the move chore: v7 to v9. */
 const hasV7Rules = (model: ConfidenceModel): boolean => model === 'calibrated-v7' || hasV8Rules(model);
 /** Whether a model has v6's features and rules (small work, the upgrade chore, "compute" as a verb): v6 to v8. */
@@ -1168,7 +1175,11 @@ function modelConfidences(
   const p = hasV6Rules(model)
     ? routingProbabilitiesV4(
         { evidence: k, tokens },
-        hasV8Rules(model) ? routingModelV8Weights() : routingModelV6Weights(),
+        model === 'calibrated-v29'
+          ? routingModelV29Weights()
+          : hasV8Rules(model)
+            ? routingModelV8Weights()
+            : routingModelV6Weights(),
       )
     : model === 'calibrated-v5'
       ? routingProbabilitiesV4({ evidence: k, tokens }, routingModelV5Weights())

@@ -15,4 +15,5 @@ export * from './model-v4';
 export * from './model-v5';
 export * from './model-v6';
 export * from './model-v8';
+export * from './model-v29';
 export * from './sense';

@@ -108,7 +108,8 @@ describe('routing v12', () => {
 
 describe('routing v13', () => {
   it('is a model the CLI names, after v23 to v14', () => {
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 19)).toEqual([
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 20)).toEqual([
+      'v29',
       'v28',
       'v27',
       'v26',

@@ -24,7 +24,8 @@ const routesTo = (text: string, index: typeof v15): string | undefined => {
 
 describe('routing v15', () => {
   it('is a model the CLI names, after v23 to v16', () => {
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 15)).toEqual([
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 16)).toEqual([
+      'v29',
       'v28',
       'v27',
       'v26',

@@ -24,7 +24,8 @@ const routesTo = (text: string, index: typeof v16): string | undefined => {
 
 describe('routing v16', () => {
   it('is a model the CLI names, after v23 to v17', () => {
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 14)).toEqual([
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 15)).toEqual([
+      'v29',
       'v28',
       'v27',
       'v26',

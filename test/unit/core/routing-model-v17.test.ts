@@ -32,7 +32,8 @@ const routesTo = (text: string, index: typeof v17): string | undefined => {
 
 describe('routing v17', () => {
   it('is a model the CLI names, after v23 to v18', () => {
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 13)).toEqual([
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 14)).toEqual([
+      'v29',
       'v28',
       'v27',
       'v26',

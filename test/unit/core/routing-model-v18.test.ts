@@ -25,7 +25,8 @@ const routesTo = (text: string, index: typeof v18): string | undefined => {
 
 describe('routing v18', () => {
   it('is a model the CLI names, after v23 to v19', () => {
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 12)).toEqual([
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 13)).toEqual([
+      'v29',
       'v28',
       'v27',
       'v26',

@@ -60,7 +60,8 @@ describe('routing v19', () => {
 describe('routing v21', () => {
   it('was the default before v24; the CLI names it after v24, v23 and v22, then v20 and v19', () => {
     expect(buildRoutingIndex(PROFILES, 'calibrated-v21').model).toBe('calibrated-v21');
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 11)).toEqual([
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 12)).toEqual([
+      'v29',
       'v28',
       'v27',
       'v26',

@@ -28,7 +28,8 @@ const routesTo = (text: string, index: typeof v21): string | undefined => {
 
 describe('routing v22', () => {
   it('is a model the CLI names, newest first; v24, not v22 or v23, followed v21 as the default, then v25 and v26', () => {
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 8)).toEqual([
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 9)).toEqual([
+      'v29',
       'v28',
       'v27',
       'v26',

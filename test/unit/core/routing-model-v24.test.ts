@@ -27,7 +27,7 @@ const routesTo = (text: string, index: typeof v21): string | undefined => {
 describe('routing v24', () => {
   it('was the default before v25; the CLI names it after v26 and v25', () => {
     expect(buildRoutingIndex(PROFILES, 'calibrated-v24').model).toBe('calibrated-v24');
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 5)).toEqual(['v28', 'v27', 'v26', 'v25', 'v24']);
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 6)).toEqual(['v29', 'v28', 'v27', 'v26', 'v25', 'v24']);
   });
 
   it("reads a trade's chain of command as no escalation of SRE's, and a pager's escalation as SRE's", () => {

@@ -27,7 +27,7 @@ const routesTo = (text: string, index: typeof v24): string | undefined => {
 describe('routing v25', () => {
   it('was the default before v26; the CLI names it after v26', () => {
     expect(buildRoutingIndex(PROFILES, 'calibrated-v25').model).toBe('calibrated-v25');
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 4)).toEqual(['v28', 'v27', 'v26', 'v25']);
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 5)).toEqual(['v29', 'v28', 'v27', 'v26', 'v25']);
   });
 
   it("reads a product element's quoted name as no evidence of a domain's world", () => {

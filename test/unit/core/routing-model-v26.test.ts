@@ -29,7 +29,7 @@ describe('routing v26', () => {
   it('is the default model; the CLI names it after v28 and v27, later rounds', () => {
     expect(classify('Rotate the leaked JWT signing keys').model).toBe('calibrated-v26');
     expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v26');
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 3)).toEqual(['v28', 'v27', 'v26']);
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 4)).toEqual(['v29', 'v28', 'v27', 'v26']);
   });
 
   it('reads a subcommand named in backticks as a product element, and changelog work as docs', () => {

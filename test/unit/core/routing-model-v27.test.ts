@@ -29,7 +29,7 @@ const routesTo = (text: string, index: typeof v26): string | undefined => {
 describe('routing v27', () => {
   it('is named by the CLI after v28; v26 stays the default', () => {
     expect(buildRoutingIndex(PROFILES, 'calibrated-v27').model).toBe('calibrated-v27');
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 3)).toEqual(['v28', 'v27', 'v26']);
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 4)).toEqual(['v29', 'v28', 'v27', 'v26']);
     expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v26');
   });
 

@@ -28,9 +28,9 @@ const routesTo = (text: string, index: typeof v27): string | undefined => {
 };
 
 describe('routing v28', () => {
-  it('is the newest model the CLI names; v26 stays the default until a later one is judged better', () => {
+  it('is named by the CLI after v29; v26 stays the default', () => {
     expect(buildRoutingIndex(PROFILES, 'calibrated-v28').model).toBe('calibrated-v28');
-    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 3)).toEqual(['v28', 'v27', 'v26']);
+    expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 4)).toEqual(['v29', 'v28', 'v27', 'v26']);
     expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v26');
   });
 

@@ -105,6 +105,7 @@ describe('the routing model', () => {
     'calibrated-v26',
     'calibrated-v27',
     'calibrated-v28',
+    'calibrated-v29',
   ] as const)(
     'routes only above 0.70 probability and complexity above 3, on every labelled text of every split (%s)',
     async (model) => {
