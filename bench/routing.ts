@@ -4,25 +4,22 @@
  * - session-state write and read latency (atomic write + zod-validated read; target < 5 ms);
  * - profile load latency (loadAgentProfile of the fixture profiles; target < 1 s) and routing overhead per handoff
  *   (parse + secret screen + chain rule + summary + session write + log append; target < 100 ms);
- * - accuracy of the routing model (v26, the default: v8's weights, v6's features fitted on more text, with the sense
- *   rules of v7, v9 to v14, v18, v19, v21 and v23 to v26, hosted tools and cluster-cost tools as cloud words, a
- *   ticket's escalation lead set aside, attack payloads as evidence (a command quoted alone as its name), a logged
- *   incident of the trade read as a record, v17's small work, a product element's quoted name read as the product's,
- *   and the vocabulary of v10 to v26) on its splits (test/fixtures/routing/): training (V8_TRAIN of
- *   bench/fit-routing-v8.ts: the weights were fitted on them), calibration (calibration.json and heldout.json, the L2
- *   strength, temperature and general offset were chosen on them) and two held-out splits written blind, by engineers
- *   who never saw the model or the other splits, committed before any model was measured on them, never tuned on
- *   (V26_HELD_OUT of bench/routing-v26.ts): the judged one (ticket titles, second-language engineers' asks, product
- *   specs, on-call notes, TODO and commit-style lines; target >= 85 % of the tasks that should route routed to the
- *   right domain, 0 general tasks routed) and a second one (real GitHub threads of less common ecosystems, review
- *   comments, owners' requests, support escalations). Plus each split's reliability table, the judged split without
- *   its texts close to another split's, the default on the blind splits written after its held-out ones
- *   (AFTER_DEFAULT, when there are any), and routing v25 to v2 (v25, v24, v21, v18,
- *   v17, v16, v15, v14, v13, v10 and older: the models of loops recorded with them; v11, v12, v19, v20, v22 and v23
- *   were never a loop's default) on every blind split written after their fit;
+ * - accuracy of the routing model (v29, the default: v28's rules and vocabulary with weights of its own, fitted on
+ *   every split read until v28 was judged) on its splits (test/fixtures/routing/): training (V29_TRAIN of
+ *   bench/fit-routing-v29.ts: the weights were fitted on them), calibration (V29_CALIBRATION, v28's held-out splits:
+ *   the L2 strength, temperature and general offset were chosen on them) and two held-out splits written blind, by
+ *   engineers who never saw the model or the other splits, committed before any model was measured on them, never
+ *   tuned on (V29_HELD_OUT): the judged one (real GitHub threads, release-planning items, a web agency's clients'
+ *   emails, a manager's assignments, audit and cost-report findings; target >= 85 % of the tasks that should route
+ *   routed to the right domain, 0 general tasks routed) and a second one (real GitHub threads, team-prefixed tracker
+ *   titles, university staff's requests, community-chat asks, user stories). Plus each split's reliability table, the
+ *   judged split without its texts close to another split's, the default on the blind splits written after its
+ *   held-out ones (AFTER_DEFAULT, when there are any), and routing v28 to v2 (v26, v25, v24, v21, v18, v17, v16, v15,
+ *   v14, v13, v10 and older: the models of loops recorded with them; v11, v12, v19, v20, v22, v23, v27 and v28 were
+ *   never a loop's default) on every blind split written after their fit;
  * - prompt size of a routed specialist iteration vs the same iteration with every profile's instructions.
  * Figures go to bench/results/routing.json; the exit code is 1 when a target is missed. BENCH_TEXTS changes the
- * number of texts; BENCH_ROUTING_OLDER (a comma-separated list of v25, v24, v23 ... v2) the older models reported, all of them
+ * number of texts; BENCH_ROUTING_OLDER (a comma-separated list of v28, v27, v26 ... v2) the older models reported, all of them
  * by default (the test suite's quick run reports three: each older model is scored by the same code).
  */
 import fs from 'node:fs';
@@ -75,6 +72,9 @@ import { V23_HELD_OUT, V23_READ } from './routing-v23';
 import { V24_HELD_OUT, V24_READ } from './routing-v24';
 import { V25_HELD_OUT, V25_READ } from './routing-v25';
 import { V26_HELD_OUT, V26_READ } from './routing-v26';
+import { V27_HELD_OUT, V27_READ } from './routing-v27';
+import { V28_HELD_OUT, V28_READ } from './routing-v28';
+import { V29_CALIBRATION, V29_HELD_OUT, V29_TRAIN } from './fit-routing-v29';
 import { percentile, writeResult } from './stats';
 import { finishBench, type Verdicts } from './verdict';
 
@@ -148,6 +148,12 @@ const LATER = [
   'sixtysecond',
   'sixtythird',
   'sixtyfourth',
+  'sixtyfifth',
+  'sixtysixth',
+  'sixtyseventh',
+  'sixtyeighth',
+  'sixtyninth',
+  'seventieth',
 ] as const;
 type Later = (typeof LATER)[number];
 
@@ -155,7 +161,7 @@ const TEXTS = Number(process.env.BENCH_TEXTS ?? 10_000);
 
 /**
  * The blind splits written after the default's held-out ones: blind for the default too, reported beside its judged
- * split (none yet for v26).
+ * split (none yet for v29).
  */
 const AFTER_DEFAULT: readonly Later[] = [];
 
@@ -164,6 +170,9 @@ const AFTER_DEFAULT: readonly Later[] = [];
  * loops recorded with them and the rounds that were never a loop's default.
  */
 const OLDER_MODELS = [
+  'v28',
+  'v27',
+  'v26',
   'v25',
   'v24',
   'v23',
@@ -308,8 +317,8 @@ async function main(): Promise<void> {
   // (V8_HELD_OUT); v9's to v21's (more rules on v8's weights each) two blind splits each, written after the one
   // before was judged (V9_HELD_OUT ... V21_HELD_OUT).
   const later = Object.fromEntries(LATER.map((n) => [n, read(`heldout-${n}.json`)])) as Record<Later, Labelled>;
-  const judged = later[V26_HELD_OUT.judged];
-  const second = later[V26_HELD_OUT.second];
+  const judged = later[V29_HELD_OUT.judged];
+  const second = later[V29_HELD_OUT.second];
   // A split's real GitHub threads and its written texts apart (`<name>Real`, `<name>Written`), when it has both.
   const byOrigin = (
     name: string,
@@ -331,7 +340,7 @@ async function main(): Promise<void> {
   // Every other split (training, calibration, every other held-out one).
   const spent = fs
     .readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && f !== `heldout-${V26_HELD_OUT.judged}.json`)
+    .filter((f) => f.endsWith('.json') && f !== `heldout-${V29_HELD_OUT.judged}.json`)
     .flatMap((f) => read(f).tasks);
   const judgedNovel = novel(judged, spent);
   const agentsDir = path.join(dir, 'agents');
@@ -347,9 +356,12 @@ async function main(): Promise<void> {
   const v6Index = buildRoutingIndex(profiles, 'calibrated-v6');
   const v7Index = buildRoutingIndex(profiles, 'calibrated-v7');
   const v8Index = buildRoutingIndex(profiles, 'calibrated-v8');
-  // v23 to v9: v8's weights with more rules each, judged on two blind splits each.
+  // v28 to v9: v8's weights with more rules each, judged on two blind splits each.
   const ruleModels = (
     [
+      ['v28', 'calibrated-v28', V28_HELD_OUT, V28_READ],
+      ['v27', 'calibrated-v27', V27_HELD_OUT, V27_READ],
+      ['v26', 'calibrated-v26', V26_HELD_OUT, V26_READ],
       ['v25', 'calibrated-v25', V25_HELD_OUT, V25_READ],
       ['v24', 'calibrated-v24', V24_HELD_OUT, V24_READ],
       ['v23', 'calibrated-v23', V23_HELD_OUT, V23_READ],
@@ -525,23 +537,25 @@ async function main(): Promise<void> {
       what:
         'share of the tasks that should route (labelled with a domain) routed to that domain; general tasks routed ' +
         'to a specialist; reliability of the top domain probability',
-      model: 'calibrated-v26',
+      model: 'calibrated-v29',
       heldoutSplits: {
-        judged: `heldout-${V26_HELD_OUT.judged}.json`,
-        second: `heldout-${V26_HELD_OUT.second}.json`,
+        judged: `heldout-${V29_HELD_OUT.judged}.json`,
+        second: `heldout-${V29_HELD_OUT.second}.json`,
       },
-      /** The blind splits v26's rules were written on (V26_READ): development figures, not held out. */
-      read: V26_READ.map((k) => `heldout-${k}.json`),
-      train: evaluateSplit({ tasks: V8_TRAIN.flatMap((f) => read(f).tasks) }, index),
-      calibration: evaluateSplit({ tasks: V8_CALIBRATION.flatMap((f) => read(f).tasks) }, index),
+      /**
+       * The blind splits read apart from training and calibration: none for v29, whose fit trained on every split its
+       * rules were written on (V29_TRAIN) and calibrated on the two after them (V29_CALIBRATION).
+       */
+      read: [] as string[],
+      trainSplits: V29_TRAIN,
+      calibrationSplits: V29_CALIBRATION,
+      train: evaluateSplit({ tasks: V29_TRAIN.flatMap((f) => read(f).tasks) }, index),
+      calibration: evaluateSplit({ tasks: V29_CALIBRATION.flatMap((f) => read(f).tasks) }, index),
       judged: evaluateSplit(judged, index),
       ...byOrigin('judged', judged, index),
       judgedNovel: evaluateSplit(judgedNovel, index),
       second: evaluateSplit(second, index),
       ...byOrigin('second', second, index),
-      ...Object.fromEntries(
-        V26_READ.map((k) => [`read${k[0].toUpperCase()}${k.slice(1)}`, evaluateSplit(later[k], index)]),
-      ),
       /** The blind splits written after its held-out ones (AFTER_DEFAULT): held out from it too. */
       after: AFTER_DEFAULT.map((k) => `heldout-${k}.json`),
       ...Object.fromEntries(
@@ -550,6 +564,9 @@ async function main(): Promise<void> {
       target: { judgedAccuracy: 0.85, judgedGeneralRouted: 0 },
       ...(Object.fromEntries(ruleModels) as Partial<
         Record<
+          | 'v28'
+          | 'v27'
+          | 'v26'
           | 'v25'
           | 'v24'
           | 'v23'
@@ -681,8 +698,8 @@ async function main(): Promise<void> {
       `classification over ${texts.length} texts: p50 ${c.p50} ms, p95 ${c.p95} ms, p99 ${c.p99} ms (target p95 < 5 ms)`,
       `session state: write p95 ${result.sessionState.writeMs.p95} ms, read p95 ${result.sessionState.readMs.p95} ms`,
       `profile load p95 ${result.profileLoad.latencyMs.p95} ms; routing overhead per handoff p95 ${result.handoffOverhead.latencyMs.p95} ms`,
-      "routing v26 (the default model: v8 weights, v6 features fitted on more text, the sense rules of v7, v9 to v14, v18, v19, v21 and v23 to v26, hosted and cluster-cost tools as cloud words, escalation leads set aside, attack payloads as evidence (a command quoted alone as its name), logged incidents of a trade as records, small work that is only a constraint of docs or testing work no longer small, a product element's quoted name as the product's, the vocabulary of v10 to v26):",
-      ...split('train (v8 weights fitted on)', a.train),
+      "routing v29 (the default model: v28's rules and vocabulary, with weights of its own fitted on every split read until v28 was judged and calibrated on v28's two held-out splits):",
+      ...split(`train (v29 weights fitted on: ${V29_TRAIN.length} splits)`, a.train),
       ...split('calibration (L2, temperature, general offset chosen on)', a.calibration),
       ...split(`HELD-OUT ${a.heldoutSplits.judged} (blind, never tuned on; target >= 85%, 0 general routed)`, a.judged),
       ...origins(a, 'judged'),
@@ -694,7 +711,7 @@ async function main(): Promise<void> {
       `  misses:`,
       ...a.second.wrong.map((w) => `    ${w}`),
       ...(a.after.length
-        ? [`the blind splits written after v26's held-out ones (${a.after.join(', ')}: held out from it too):`]
+        ? [`the blind splits written after v29's held-out ones (${a.after.join(', ')}: held out from it too):`]
         : []),
       ...Object.entries(a)
         .filter(
@@ -704,18 +721,13 @@ async function main(): Promise<void> {
         .map(([k, f]) => {
           return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
         }),
-      `the splits v26's rules were written on (${a.read.join(', ')}: development figures):`,
-      ...Object.entries(a)
-        .filter(
-          (e): e is [string, SplitFigures] => e[0].startsWith('read') && typeof e[1] === 'object' && 'accuracy' in e[1],
-        )
-        .map(([k, f]) => {
-          return `  ${k}: ${(f.accuracy * 100).toFixed(1)}% (${f.routedRight}/${f.shouldRoute}), general routed ${f.routedGeneral}/${f.general}, ECE ${f.reliability.ece}`;
-        }),
       ...OLDER_MODELS.flatMap((key) => {
         const m = a[key] as Partial<RuleModelFigures> | undefined;
         if (!m) return [];
         const rules = [
+          'v28',
+          'v27',
+          'v26',
           'v25',
           'v24',
           'v23',
@@ -736,7 +748,14 @@ async function main(): Promise<void> {
           'v7',
         ].includes(key);
         const what =
-          key === 'v23' || key === 'v22' || key === 'v20' || key === 'v19' || key === 'v12' || key === 'v11'
+          key === 'v28' ||
+          key === 'v27' ||
+          key === 'v23' ||
+          key === 'v22' ||
+          key === 'v20' ||
+          key === 'v19' ||
+          key === 'v12' ||
+          key === 'v11'
             ? 'never a loop’s default'
             : key === 'v2'
               ? 'the calibrated keyword model, for loops recorded with it'

@@ -24,6 +24,7 @@ export function sharedWorkflowModules(): string[] {
     '../core/routing/model-v5-weights',
     '../core/routing/model-v6-weights',
     '../core/routing/model-v8-weights',
+    '../core/routing/model-v29-weights',
   ].map((m) => require.resolve(m));
 }
 

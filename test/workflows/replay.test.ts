@@ -80,6 +80,9 @@ describe('ralphLoop replay', () => {
         // Routing v26 (patch routing-v26-model, asked at the start after routing-v25-model): v25 where a command named
         // in backticks is a product element, a vault a secrets manager's, a build software's.
         'routing-v26-model.json',
+        // Routing v29 (patch routing-v29-model, asked at the start after routing-v26-model): v28's rules with weights
+        // of its own, refitted on every split read until v28 was judged.
+        'routing-v29-model.json',
         // Fused iterations (patch fused-iteration-v1): detection pass and check inside the agent's activity; one
         // whose check was cut short by a killed worker and retried without running the agent again.
         'fused-complete-at-3.json',

@@ -87,14 +87,14 @@ describe('automatic routing in ralphLoop', () => {
     expect(s.result!.routing).toMatchObject({ agent: 'security_specialist', domain: 'security' });
     // The session file is removed when the loop ends.
     expect(fs.existsSync(sessionPath(ws, id))).toBe(false);
-    // A loop started now routes with the v26 rules (patch routing-v26-model); routing-v25-model.json to
-    // routing-v3-model.json keep v25's, v24's, v21's, v18's, v17's, v16's, v15's, v14's, v13's, v10's, v9's, v8's, v7's, v6's, v5's, v4's and
+    // A loop started now routes with the v29 model (patch routing-v29-model); routing-v26-model.json to
+    // routing-v3-model.json keep v26's, v25's, v24's, v21's, v18's, v17's, v16's, v15's, v14's, v13's, v10's, v9's, v8's, v7's, v6's, v5's, v4's and
     // v3's replay.
     const { searchAttributes } = await h.client.workflow.getHandle(id).describe();
     expect(searchAttributes.TemporalChangeVersion).toEqual(
-      expect.arrayContaining(['routing-v24-model', 'routing-v25-model', 'routing-v26-model']),
+      expect.arrayContaining(['routing-v25-model', 'routing-v26-model', 'routing-v29-model']),
     );
-    await recordHistory(h, id, 'routing-v26-model');
+    await recordHistory(h, id, 'routing-v29-model');
   });
 
   it('runs a dns → cloud_architect → security chain, each prompt holding the previous context', async () => {

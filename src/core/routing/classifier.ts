@@ -270,7 +270,7 @@ function vocabularyVersionOf(
  */
 export function buildRoutingIndex(
   profiles: readonly ProfileKeywords[] = [],
-  model: ConfidenceModel = 'calibrated-v26',
+  model: ConfidenceModel = 'calibrated-v29',
   learned: Readonly<Record<string, readonly string[]>> = ROUTING_MODEL_WEIGHTS.learned,
 ): RoutingIndex {
   const phrases = new Map<string, DomainHit[]>();
@@ -454,7 +454,7 @@ const wordsBefore = (norm: string, i: number): number => {
 };
 
 /**
- * How a classification's confidence is computed: `calibrated-v29` (v28's rules and vocabulary with its own weights,
+ * How a classification's confidence is computed: `calibrated-v29` (the default: v28's rules and vocabulary with its own weights,
  * refitted on every split read until v28 was judged, 15,000 texts, and calibrated on v28's two held-out splits:
  * ./model-v29.ts), `calibrated-v28` (v27 where an identifier naming nothing of the
  * vocabulary is a name, a conventional commit's type names its domain's world, a quoted name before a figure is a
@@ -464,7 +464,7 @@ const wordsBefore = (norm: string, i: number): number => {
  * written, a count is no status code, FinOps's own trade words and instance types name the cloud, an idle trailer and a
  * delivery zone do not, a handler, a client, a changelog, wording, translating and slowness count only in their
  * domain's world and a break-in is security's, with the words of v26's held-out splits; frozen before its blind splits
- * were measured), `calibrated-v26` (the default: v25 where a command named in backticks is a
+ * were measured), `calibrated-v26` (the default before v29: v25 where a command named in backticks is a
  * product element, a vault a secrets manager's, a renewal a certificate's or a key's, a build software's, a toast a
  * UI's only when it names one, with the words of v25's held-out splits and the two after them), `calibrated-v25` (the default
  * before v26: v24 where a product element's quoted name is no

@@ -150,7 +150,7 @@ export class RoutingTracker {
     readonly taskId?: string,
     options: { model?: ConfidenceModel } = {},
   ) {
-    const model = options.model ?? 'calibrated-v26';
+    const model = options.model ?? 'calibrated-v29';
     this.v2 = isCalibrated(model);
     this.index = buildRoutingIndex(profiles, model);
   }

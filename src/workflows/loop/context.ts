@@ -91,6 +91,8 @@ export interface LoopContext {
   readonly routingV25: boolean;
   /** Patch `routing-v26-model` (asked once per run, in createContext, after routing-v25-model): the v26 rules. */
   readonly routingV26: boolean;
+  /** Patch `routing-v29-model` (asked once per run, in createContext, after routing-v26-model): the v29 model. */
+  readonly routingV29: boolean;
   /** The quality/cost search-attribute patch was asked in this run (loops recorded before `patchesAtStart`). */
   qualityCostAsked?: boolean;
   /** The verification baseline, when verification is on (patch verification-v1) and it was recorded. */

@@ -127,6 +127,12 @@ export const ROUTING_V25_PATCH = 'routing-v25-model';
  */
 export const ROUTING_V26_PATCH = 'routing-v26-model';
 /**
+ * Routing v29: v28's rules and vocabulary with weights of its own, refitted on every split read until v28 was judged
+ * and calibrated on v28's held-out splits (src/core/routing/model-v29.ts). v27 and v28 were never a loop's default.
+ * Asked once at the start, after routing-v26-model.
+ */
+export const ROUTING_V29_PATCH = 'routing-v29-model';
+/**
  * Patch id of host-affine routing: a host-bound loop runs routing's activities (profiles, session, handoff, log) on
  * its host's queue, like every other workspace activity, instead of as local activities on whichever worker runs the
  * workflow task.
@@ -204,12 +210,13 @@ export async function startRoutingPhase(ctx: LoopContext, h: RoutingHandle, carr
     }
     if (r.sessionError) state.warnings.push(r.sessionError);
   }
-  // Routing v26 for loops started now, v25, v24, v21, v18, v17, v16, v15, v14, v13, v10, v9, v8, v7, v6, v5 or v4 for loops recorded
-  // before it: decided in createContext (patches routing-v4-model to routing-v26-model, asked at the start like
+  // Routing v29 for loops started now, v26, v25, v24, v21, v18, v17, v16, v15, v14, v13, v10, v9, v8, v7, v6, v5 or v4 for loops recorded
+  // before it: decided in createContext (patches routing-v4-model to routing-v29-model, asked at the start like
   // patches-at-start-v1, never after a local activity). v3 for loops recorded with patches-at-start-v1 but before v4;
   // v3, v2 (calibrated confidence, budgets) or v1 asked here, after the startRouting local activity, by loops recorded
   // before patches-at-start-v1. The first patch a loop was recorded with, newest first, decides.
   const recorded: readonly [boolean, ConfidenceModel][] = [
+    [ctx.routingV29, 'calibrated-v29'],
     [ctx.routingV26, 'calibrated-v26'],
     [ctx.routingV25, 'calibrated-v25'],
     [ctx.routingV24, 'calibrated-v24'],

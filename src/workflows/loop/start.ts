@@ -28,6 +28,7 @@ import {
   ROUTING_V24_PATCH,
   ROUTING_V25_PATCH,
   ROUTING_V26_PATCH,
+  ROUTING_V29_PATCH,
 } from './routing';
 import { asLoopFailure } from './failures';
 import { CHILD_GATE_NOTICE_PATCH } from './human-gate';
@@ -151,6 +152,7 @@ export function createContext(
   const routingV24 = patched(ROUTING_V24_PATCH);
   const routingV25 = patched(ROUTING_V25_PATCH);
   const routingV26 = patched(ROUTING_V26_PATCH);
+  const routingV29 = patched(ROUTING_V29_PATCH);
   if (input.sandboxStatus && !m.state.sandbox) m.state.sandbox = input.sandboxStatus;
   if (m.state.sandbox && m.state.sandbox.state !== 'enforced' && !carry)
     log.warn(`loop ${m.state.loopId}: ${unsandboxedLine(m.state.sandbox)}`);
@@ -185,6 +187,7 @@ export function createContext(
     routingV24,
     routingV25,
     routingV26,
+    routingV29,
     ...(notifiesParent ? { notifiesParent } : {}),
   };
 }

@@ -26,9 +26,9 @@ const routesTo = (text: string, index: typeof v25): string | undefined => {
 };
 
 describe('routing v26', () => {
-  it('is the default model; the CLI names it after v28 and v27, later rounds', () => {
-    expect(classify('Rotate the leaked JWT signing keys').model).toBe('calibrated-v26');
-    expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v26');
+  it('was the default before v29; the CLI names it after v29, v28 and v27', () => {
+    expect(classify('Rotate the leaked JWT signing keys', v26).model).toBe('calibrated-v26');
+    expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v29');
     expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 4)).toEqual(['v29', 'v28', 'v27', 'v26']);
   });
 

@@ -27,10 +27,10 @@ const routesTo = (text: string, index: typeof v26): string | undefined => {
 };
 
 describe('routing v27', () => {
-  it('is named by the CLI after v28; v26 stays the default', () => {
+  it('is named by the CLI after v29 and v28; it was never the default (v26 stayed, then v29)', () => {
     expect(buildRoutingIndex(PROFILES, 'calibrated-v27').model).toBe('calibrated-v27');
     expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 4)).toEqual(['v29', 'v28', 'v27', 'v26']);
-    expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v26');
+    expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v29');
   });
 
   it('reads a word joined in camel case as written, so the joined keyword matches', () => {

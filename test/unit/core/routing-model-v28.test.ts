@@ -28,10 +28,10 @@ const routesTo = (text: string, index: typeof v27): string | undefined => {
 };
 
 describe('routing v28', () => {
-  it('is named by the CLI after v29; v26 stays the default', () => {
+  it('is named by the CLI after v29; it was never the default (v29, its rules with weights of its own, is)', () => {
     expect(buildRoutingIndex(PROFILES, 'calibrated-v28').model).toBe('calibrated-v28');
     expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 4)).toEqual(['v29', 'v28', 'v27', 'v26']);
-    expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v26');
+    expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v29');
   });
 
   it('reads an identifier that names nothing of the vocabulary as a name, and one that names a keyword by its parts', () => {

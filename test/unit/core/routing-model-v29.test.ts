@@ -30,8 +30,9 @@ const v28 = buildRoutingIndex(PROFILES, 'calibrated-v28');
 const v29 = buildRoutingIndex(PROFILES, 'calibrated-v29');
 
 describe('routing v29', () => {
-  it('has weights of its own: probabilities that sum to 1 and differ from v8 (the weights of v9 to v28)', () => {
-    expect(classify('Rotate the leaked JWT signing keys', v29).model).toBe('calibrated-v29');
+  it('is the default model, with weights of its own: probabilities that sum to 1 and differ from v8 (the weights of v9 to v28)', () => {
+    expect(classify('Rotate the leaked JWT signing keys').model).toBe('calibrated-v29');
+    expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v29');
     expect(Object.keys(ROUTING_MODEL_VERSIONS)[0]).toBe('v29');
     const text = 'Operator ClusterRole grants far too much';
     const x = { evidence: keywordPass(text, v29), tokens: textTokens(normalizeText(text)) };
