@@ -154,6 +154,8 @@ const LATER = [
   'sixtyeighth',
   'sixtyninth',
   'seventieth',
+  'seventyfirst',
+  'seventysecond',
 ] as const;
 type Later = (typeof LATER)[number];
 
@@ -161,9 +163,9 @@ const TEXTS = Number(process.env.BENCH_TEXTS ?? 10_000);
 
 /**
  * The blind splits written after the default's held-out ones: blind for the default too, reported beside its judged
- * split (none yet for v29).
+ * split: the two written after v29 was frozen and judged.
  */
-const AFTER_DEFAULT: readonly Later[] = [];
+const AFTER_DEFAULT: readonly Later[] = ['seventyfirst', 'seventysecond'];
 
 /**
  * The other models bench:routing reports (BENCH_ROUTING_OLDER, comma-separated keys; all by default): the models of
