@@ -129,17 +129,12 @@ const dot = (a: number[], f: number[]): number => {
 
 function logits(x: Example, p: Params, offset = 0, tokens = x.tokens, scale = 1): number[] {
   const C = V3_CLASSES.length;
-  const text = new Float64Array(C);
-  for (let c = 0; c < C; c++) text[c] = p.bias[c];
-  const W = p.W;
-  for (let i = 0; i < tokens.length; i++) {
-    const at = tokens[i] * C;
-    for (let c = 0; c < C; c++) text[c] += scale * W[at + c];
-  }
-  const out: number[] = [];
-  for (const c of x.cands) out.push(dot(p.w, c.f) + (c.cls >= 0 ? text[c.cls] : 0));
-  out.push(dot(p.v, x.general) + text[G] + offset);
-  return out;
+  const text = p.bias.slice();
+  for (const t of tokens) for (let c = 0; c < C; c++) text[c] += scale * p.W[t * C + c];
+  return [
+    ...x.cands.map((c) => dot(p.w, c.f) + (c.cls >= 0 ? text[c.cls] : 0)),
+    dot(p.v, x.general) + text[G] + offset,
+  ];
 }
 
 /** Mean negative log-likelihood. */
@@ -152,7 +147,7 @@ function nll(xs: Example[], p: Params, t = 1, offset = 0): number {
  * Math's functions held in module constants: jest runs this module in a vm context, where every read of a global
  * such as `Math` in the fit's inner loops is a slow lookup (the v5 fit took 105 s there against 21 s under node).
  */
-const { imul } = Math;
+const { imul, sqrt } = Math;
 
 /** A deterministic number in [0, 1) of (step, example, token): which tokens token dropout keeps. */
 function keepDraw(step: number, example: number, token: number): number {
@@ -179,22 +174,17 @@ function fit(xs: Example[], tokens: number, l2: number, l2Dense = l2, keep = 1, 
   const sizes = flat().map((a) => a.length);
   const m = sizes.map((n) => new Float64Array(n));
   const s = sizes.map((n) => new Float64Array(n));
-  // The gradients, reused from step to step: every entry is set (or zeroed) before it is added to.
-  const g = sizes.map((n) => new Float64Array(n));
   for (let step = 1; step <= steps; step++) {
-    g[1][0] = 0;
-    g[2].fill(0);
+    const g = sizes.map((n) => new Float64Array(n));
     for (let j = 0; j < p.w.length; j++) g[0][j] = l2Dense * p.w[j];
     for (let j = 1; j < p.v.length; j++) g[1][j] = l2Dense * p.v[j];
     for (let j = 0; j < p.W.length; j++) g[3][j] = l2 * p.W[j];
-    const textGrad = new Float64Array(C);
-    const [g0, g1, g2, g3] = g;
-    for (let xi = 0; xi < xs.length; xi++) {
-      const x = xs[xi];
+    for (const [xi, x] of xs.entries()) {
       const toks = keep < 1 ? x.tokens.filter((t) => keepDraw(step, xi, t) < keep) : x.tokens;
       const scale = 1 / keep;
       const pr = softmax(logits(x, p, 0, toks, keep < 1 ? scale : 1));
-      textGrad.fill(0);
+      const textGrad = new Float64Array(C);
+      const g0 = g[0];
       for (let i = 0; i < x.cands.length; i++) {
         const c = x.cands[i];
         const d = (pr[i] - (x.target === i ? 1 : 0)) / xs.length;
@@ -202,41 +192,28 @@ function fit(xs: Example[], tokens: number, l2: number, l2Dense = l2, keep = 1, 
         if (c.cls >= 0) textGrad[c.cls] += d;
       }
       const dg = (pr[x.cands.length] - (x.target === x.cands.length ? 1 : 0)) / xs.length;
-      for (let j = 0; j < x.general.length; j++) g1[j] += dg * x.general[j];
+      for (let j = 0; j < x.general.length; j++) g[1][j] += dg * x.general[j];
       textGrad[G] += dg;
-      for (let c = 0; c < C; c++) g2[c] += textGrad[c];
+      for (let c = 0; c < C; c++) g[2][c] += textGrad[c];
       const sc = keep < 1 ? scale : 1;
-      for (let i = 0; i < toks.length; i++) {
-        const at = toks[i] * C;
-        for (let c = 0; c < C; c++) g3[at + c] += sc * textGrad[c];
-      }
+      for (const t of toks) for (let c = 0; c < C; c++) g[3][t * C + c] += sc * textGrad[c];
     }
+    const arrays: (number[] | Float64Array)[] = [p.w, p.v, p.bias, p.W];
     // The bias corrections, once per step (the same values as computed per weight).
     const c1 = 1 - 0.9 ** step;
     const c2 = 1 - 0.999 ** step;
-    // The token weights (a typed array) apart from the dense ones (plain arrays): each loop sees one kind of array.
-    adamStep(p.W, m[3], s[3], g[3], c1, c2);
-    [p.w, p.v, p.bias].forEach((a, k) => adamStepDense(a, m[k], s[k], g[k], c1, c2));
+    arrays.forEach((a, k) => {
+      const mk = m[k];
+      const sk = s[k];
+      const gk = g[k];
+      for (let j = 0; j < a.length; j++) {
+        mk[j] = 0.9 * mk[j] + 0.1 * gk[j];
+        sk[j] = 0.999 * sk[j] + 0.001 * gk[j] ** 2;
+        a[j] -= (RATE * (mk[j] / c1)) / (sqrt(sk[j] / c2) + 1e-8);
+      }
+    });
   }
   return p;
-}
-
-/** One Adam update of `a` from its gradient `g` and moments `m`, `s`; `c1`, `c2`: the step's bias corrections. */
-function adamStep(a: Float64Array, m: Float64Array, s: Float64Array, g: Float64Array, c1: number, c2: number): void {
-  for (let j = 0; j < a.length; j++) {
-    m[j] = 0.9 * m[j] + 0.1 * g[j];
-    s[j] = 0.999 * s[j] + 0.001 * g[j] ** 2;
-    a[j] -= (RATE * (m[j] / c1)) / (Math.sqrt(s[j] / c2) + 1e-8);
-  }
-}
-
-/** {@link adamStep} for the dense weights, kept in plain arrays. */
-function adamStepDense(a: number[], m: Float64Array, s: Float64Array, g: Float64Array, c1: number, c2: number): void {
-  for (let j = 0; j < a.length; j++) {
-    m[j] = 0.9 * m[j] + 0.1 * g[j];
-    s[j] = 0.999 * s[j] + 0.001 * g[j] ** 2;
-    a[j] -= (RATE * (m[j] / c1)) / (Math.sqrt(s[j] / c2) + 1e-8);
-  }
 }
 
 /** The temperature (0.30..3.00, steps of 0.05) and general's offset (-3.0..3.0, steps of 0.1) with the least NLL. */

@@ -27,7 +27,7 @@ const routesTo = (text: string, index: typeof v21): string | undefined => {
 };
 
 describe('routing v22', () => {
-  it('is a model the CLI names, newest first; v24, not v22 or v23, followed v21 as the default, then v25 and v26', () => {
+  it('is a model the CLI names, newest first; v24, not v22 or v23, followed v21 as the default, then v25, v26 and v29', () => {
     expect(Object.keys(ROUTING_MODEL_VERSIONS).slice(0, 9)).toEqual([
       'v29',
       'v28',
@@ -39,7 +39,7 @@ describe('routing v22', () => {
       'v22',
       'v21',
     ]);
-    expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v26');
+    expect(buildRoutingIndex(PROFILES).model).toBe('calibrated-v29');
   });
 
   it("reads a domain named only inside a product element's quoted name as general", () => {
